@@ -1,0 +1,75 @@
+package agent
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/mom-agent/mom/internal/llm"
+)
+
+// EventType names an agent event; the names mirror pi's AgentSessionEvent.
+type EventType string
+
+// The events of a run, in the order they can occur. A run is agent_start, then one or more
+// turns (turn_start, message_start/update/end for the model's answer, tool_execution_* for each
+// tool call, turn_end), then agent_end. Retry and compaction events may come between turns.
+const (
+	EventAgentStart      EventType = "agent_start"
+	EventTurnStart       EventType = "turn_start"
+	EventMessageStart    EventType = "message_start"
+	EventMessageUpdate   EventType = "message_update"
+	EventMessageEnd      EventType = "message_end"
+	EventToolStart       EventType = "tool_execution_start"
+	EventToolUpdate      EventType = "tool_execution_update"
+	EventToolEnd         EventType = "tool_execution_end"
+	EventTurnEnd         EventType = "turn_end"
+	EventAgentEnd        EventType = "agent_end"
+	EventCompactionStart EventType = "compaction_start"
+	EventCompactionEnd   EventType = "compaction_end"
+	EventRetryStart      EventType = "retry_start"
+	EventRetryEnd        EventType = "retry_end"
+)
+
+// Event is one thing that happened during a run. Which fields are set depends on Type.
+type Event struct {
+	Type EventType `json:"type"`
+
+	// message_start, message_update, message_end: the model's message so far (complete at
+	// message_end, with usage). message_end is also sent for the user messages a run adds.
+	Message *llm.Message `json:"message,omitempty"`
+	// message_update: what arrived: Delta is new text ("text") or reasoning ("thinking").
+	DeltaKind string `json:"deltaKind,omitempty"`
+	Delta     string `json:"delta,omitempty"`
+
+	// tool_execution_*: the call.
+	ToolCallID string          `json:"toolCallId,omitempty"`
+	ToolName   string          `json:"toolName,omitempty"`
+	Args       json.RawMessage `json:"args,omitempty"`
+	// Label is the call's "label" argument, or the tool's name when it has none.
+	Label string `json:"label,omitempty"`
+	// tool_execution_update: the output so far. tool_execution_end: the result text.
+	Output string `json:"output,omitempty"`
+	// tool_execution_end: the full result, whether it failed, and how long it took.
+	Result   []llm.Content `json:"result,omitempty"`
+	Details  any           `json:"details,omitempty"`
+	IsError  bool          `json:"isError,omitempty"`
+	Duration time.Duration `json:"-"`
+
+	// retry_start: which attempt comes next, of how many, after what delay, and why.
+	Attempt     int           `json:"attempt,omitempty"`
+	MaxAttempts int           `json:"maxAttempts,omitempty"`
+	Delay       time.Duration `json:"-"`
+
+	// agent_end: how the run ended. ErrorMessage is also set on retry_start and on a failed
+	// compaction_end.
+	StopReason   llm.StopReason `json:"stopReason,omitempty"`
+	ErrorMessage string         `json:"errorMessage,omitempty"`
+	// agent_end: tokens and cost of the whole run, and how full the context is now.
+	Usage         *llm.Usage `json:"usage,omitempty"`
+	ContextTokens int        `json:"contextTokens,omitempty"`
+	ContextWindow int        `json:"contextWindow,omitempty"`
+}
+
+// Sink receives a run's events in order, on the run's goroutine. It must not block for long:
+// a slow platform call belongs on the sink's own goroutine.
+type Sink func(Event)

@@ -1,0 +1,84 @@
+// Package chat holds the platform-neutral types every adapter and the hub share: messages as
+// they are logged to log.jsonl, users, channels, attachments, and the Adapter interface a
+// platform implements (the spec's PlatformAdapter and ChannelMessage).
+package chat
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Message is one message in a channel, exactly as it is stored as a line of log.jsonl (the
+// spec's ChannelMessage). Adapters fill it from the platform's event; the bot's own replies are
+// logged in the same shape with Sender.IsBot set.
+type Message struct {
+	// ID is unique within the channel; the platform's own id where it has one.
+	ID string `json:"id"`
+	// ChannelID is the platform's channel id, without the adapter name.
+	ChannelID string `json:"channelId,omitempty"`
+	// TS is when the message was sent, per the platform.
+	TS     time.Time `json:"ts"`
+	Sender User      `json:"sender"`
+	// Text is the message with the bot's own mention removed and platform mention markup of
+	// other people turned into @username, ready for the model.
+	Text string `json:"text"`
+	// RawText is the text as the platform delivered it, when it differs from Text.
+	RawText     string       `json:"rawText,omitempty"`
+	Attachments []Attachment `json:"attachments"`
+	// IsMention says the message addresses the bot: a mention in a channel, or any DM.
+	IsMention bool `json:"isMention"`
+	// IsDM says the message came in a direct conversation with the bot.
+	IsDM bool `json:"isDM,omitempty"`
+	// ReplyTo is the id of the message this one answers or the thread it belongs to.
+	ReplyTo string `json:"replyTo,omitempty"`
+	// Metadata holds platform-specific details that other code may use but need not know.
+	Metadata map[string]any `json:"metadata,omitempty"`
+}
+
+// MarshalJSON writes the message with "attachments" always present, as the log format wants.
+func (m Message) MarshalJSON() ([]byte, error) {
+	type plain Message
+	p := plain(m)
+	if p.Attachments == nil {
+		p.Attachments = []Attachment{}
+	}
+	return json.Marshal(p)
+}
+
+// User is a person or bot on a platform.
+type User struct {
+	ID          string `json:"id"`
+	Username    string `json:"username"`
+	DisplayName string `json:"displayName,omitempty"`
+	IsBot       bool   `json:"isBot"`
+}
+
+// Attachment is a file that came with a message and was saved into the channel's attachments/.
+type Attachment struct {
+	// Filename is the name the sender gave the file.
+	Filename string `json:"filename"`
+	// LocalPath is where the file is stored, relative to the channel's directory
+	// (attachments/<ms>_<name>). Empty when the download failed.
+	LocalPath string `json:"localPath"`
+	MimeType  string `json:"mimeType,omitempty"`
+	Size      int64  `json:"size,omitempty"`
+	// Error says why the file could not be saved, for the model and the people reading logs.
+	Error string `json:"error,omitempty"`
+}
+
+// ChannelKind says what sort of conversation a channel is.
+type ChannelKind string
+
+// The kinds of channel.
+const (
+	KindChannel ChannelKind = "channel"
+	KindDM      ChannelKind = "dm"
+	KindGroup   ChannelKind = "group"
+)
+
+// Channel is a conversation the bot is part of.
+type Channel struct {
+	ID   string      `json:"id"`
+	Name string      `json:"name"`
+	Kind ChannelKind `json:"kind"`
+}

@@ -1,0 +1,65 @@
+// Package sandbox decides where the agent's commands and file operations happen. An Executor
+// runs shell commands and reads and writes files on the agent's behalf; the host executor does
+// so directly on this machine, and the docker and bwrap executors (later) inside a boundary.
+// Tools never touch the disk or start processes except through an Executor.
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"io"
+	"time"
+)
+
+// Executor runs commands and file operations for the agent. Paths are as the sandbox sees them
+// (for docker, /workspace/...); HostPath and SandboxPath translate.
+type Executor interface {
+	// Kind is "host", "docker" or "bwrap", for the system prompt and logs.
+	Kind() string
+	// Workspace is the workspace directory as commands see it.
+	Workspace() string
+
+	// Run runs c.Script with the shell and returns its exit code. It returns an error only when
+	// the command could not be run to its end: it could not start, ctx ended (the error wraps
+	// ctx.Err()), or c.Timeout passed (the error wraps ErrTimeout). In those cases the whole
+	// process tree has been killed before Run returns.
+	Run(ctx context.Context, c Command) (exitCode int, err error)
+
+	// Open opens a file for reading.
+	Open(ctx context.Context, path string) (io.ReadCloser, error)
+	// Stat reports on a file.
+	Stat(ctx context.Context, path string) (FileInfo, error)
+	// WriteFile replaces the file at path with the contents of r atomically (a reader never sees
+	// a half-written file), creating missing parent directories.
+	WriteFile(ctx context.Context, path string, r io.Reader) error
+
+	// HostPath returns where a sandbox path lives on the host, or an error when it is not
+	// reachable from the host (for docker: outside the mounted workspace).
+	HostPath(path string) (string, error)
+	// SandboxPath returns how the sandbox sees a host path inside the data directory.
+	SandboxPath(hostPath string) string
+}
+
+// Command is one shell command.
+type Command struct {
+	// Script is passed to the shell as one argument (bash -c, or sh -c where bash is missing).
+	Script string
+	// Dir is the working directory, as the sandbox sees it.
+	Dir string
+	// Env holds extra KEY=VALUE pairs on top of the executor's clean base environment. The base
+	// never includes mom's own secrets.
+	Env []string
+	// Timeout ends the command when it runs longer; zero means no limit besides ctx.
+	Timeout time.Duration
+	// Output receives stdout and stderr combined, as they are written. It may be nil.
+	Output io.Writer
+}
+
+// FileInfo is what Stat reports.
+type FileInfo struct {
+	Size  int64
+	IsDir bool
+}
+
+// ErrTimeout is wrapped by Run's error when a command ran past its Timeout.
+var ErrTimeout = errors.New("command timed out")
