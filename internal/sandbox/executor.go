@@ -25,9 +25,10 @@ type Executor interface {
 	// process tree has been killed before Run returns.
 	Run(ctx context.Context, c Command) (exitCode int, err error)
 
-	// Open opens a file for reading.
+	// Open opens a file for reading. For a missing file the error matches fs.ErrNotExist,
+	// whatever the executor, because the tools tell people so in those words.
 	Open(ctx context.Context, path string) (io.ReadCloser, error)
-	// Stat reports on a file.
+	// Stat reports on a file; a missing file is an error matching fs.ErrNotExist.
 	Stat(ctx context.Context, path string) (FileInfo, error)
 	// WriteFile replaces the file at path with the contents of r atomically (a reader never sees
 	// a half-written file), creating missing parent directories.

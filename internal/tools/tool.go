@@ -44,6 +44,7 @@ type Env struct {
 	// Upload sends a file (a host path) to the channel of the current run, and only there.
 	Upload func(ctx context.Context, hostPath, title string) error
 	// Progress, when set, receives the partial output of a running tool (bash's tail), so
-	// people can watch a long command. Called from the tool's goroutine.
+	// people can watch a long command. It may be called from another goroutine than Run's,
+	// but never concurrently with itself and never after Run returns.
 	Progress func(partial string)
 }

@@ -1,0 +1,48 @@
+package sandbox
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+)
+
+// Open opens the file at path for reading.
+func (h *Host) Open(ctx context.Context, path string) (io.ReadCloser, error) {
+	p, err := h.HostPath(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return os.Open(p)
+}
+
+// Stat reports the size of the file at path and whether it is a directory, following symlinks.
+func (h *Host) Stat(ctx context.Context, path string) (FileInfo, error) {
+	p, err := h.HostPath(path)
+	if err != nil {
+		return FileInfo{}, err
+	}
+	if err := ctx.Err(); err != nil {
+		return FileInfo{}, err
+	}
+	fi, err := os.Stat(p)
+	if err != nil {
+		return FileInfo{}, err
+	}
+	return FileInfo{Size: fi.Size(), IsDir: fi.IsDir()}, nil
+}
+
+// WriteFile replaces the file at path with r's contents atomically; see writeFileAtomic.
+func (h *Host) WriteFile(ctx context.Context, path string, r io.Reader) error {
+	p, err := h.HostPath(path)
+	if err != nil {
+		return err
+	}
+	if err := writeFileAtomic(ctx, p, r); err != nil {
+		return fmt.Errorf("writing %s: %w", p, err)
+	}
+	return nil
+}
