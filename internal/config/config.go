@@ -1,0 +1,142 @@
+package config
+
+import (
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/mom-agent/mom/internal/llm"
+)
+
+// Config is a loaded config.json.
+type Config struct {
+	Model   Model
+	Sandbox Sandbox
+	Retry   Retry
+	// Adapters are the chat connections to start, sorted by name.
+	Adapters []Adapter
+	// Path is the file the config came from (the name given to Parse), for messages.
+	Path string
+}
+
+// Model says which model mom talks to and how.
+type Model struct {
+	// Provider is "anthropic" or "openai"; the latter covers every OpenAI-compatible server.
+	// Empty until Resolve when neither the file nor a flag names one.
+	Provider string
+	// ID is the provider's model id, e.g. "claude-sonnet-4-5". Empty until Resolve when
+	// neither the file nor a flag names one.
+	ID string
+	// APIKey is the key sent to the provider. After Resolve it holds the key from the file or
+	// from ANTHROPIC_API_KEY / OPENAI_API_KEY.
+	APIKey string
+	// BaseURL points the provider's client at another server (a local model, a proxy, a fake
+	// in tests). Empty means the provider's own API.
+	BaseURL string
+	// Thinking is how much extended reasoning to ask for.
+	Thinking llm.ThinkingLevel
+	// MaxTokens caps one answer; zero means the model catalog's maximum.
+	MaxTokens int
+	// ContextWindow overrides the catalog's context window (for models it does not know);
+	// zero means the catalog's value.
+	ContextWindow int
+
+	// keyFrom says where APIKey came from: keyFromFile, an environment variable's name, or ""
+	// when there is no key. It lets Summary explain the key without printing it.
+	keyFrom string
+	// fileProvider is the provider the file named, so a --model flag for another provider
+	// knows that the file's apiKey and baseUrl belong to someone else.
+	fileProvider string
+}
+
+// keyFromFile marks an API key that was written in config.json (possibly via ${VAR}).
+const keyFromFile = "apiKey in config"
+
+// The providers a config may name.
+const (
+	ProviderAnthropic = "anthropic"
+	ProviderOpenAI    = "openai"
+)
+
+// Default model ids per provider, used when the config and flags name none.
+const (
+	DefaultAnthropicModel = "claude-sonnet-4-5"
+	DefaultOpenAIModel    = "gpt-4.1"
+)
+
+// Sandbox says where the agent's commands run.
+type Sandbox struct {
+	// Type is SandboxHost, SandboxDocker or SandboxBwrap.
+	Type string
+	// Container is the running Docker container commands are executed in (docker only).
+	Container string
+}
+
+// The sandbox types.
+const (
+	SandboxHost   = "host"
+	SandboxDocker = "docker"
+	SandboxBwrap  = "bwrap"
+)
+
+// Retry says how often and how patiently a failed model call is retried.
+type Retry struct {
+	// MaxRetries is how many times a failed call is tried again; zero turns retries off.
+	MaxRetries int
+	// BaseDelay is the wait before the first retry; each further retry doubles it.
+	BaseDelay time.Duration
+	// MaxDelay caps one wait.
+	MaxDelay time.Duration
+}
+
+// Default retry settings, the same as pi's.
+const (
+	DefaultMaxRetries = 3
+	DefaultBaseDelay  = 2 * time.Second
+	DefaultMaxDelay   = 60 * time.Second
+)
+
+// Load reads and parses the config file at path, expanding ${VAR} from the process
+// environment. The model is not resolved yet: call Resolve after applying flags.
+func Load(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if os.IsNotExist(err) {
+			return nil, fmt.Errorf("%s does not exist; run mom with the data directory once to create a template, or write it by hand", path)
+		}
+		return nil, fmt.Errorf("reading config: %w", err)
+	}
+	return Parse(data, path, os.LookupEnv)
+}
+
+// Parse decodes config data. name is used in error messages ("config.json:3:7: ...") and kept
+// as Path. getenv looks up the variables that ${VAR} references; it is injected so tests do
+// not depend on the process environment. Every problem found is reported, joined into one
+// error, each naming the key it concerns.
+//
+// Parse applies the defaults that depend on nothing else (sandbox host, retry 3 / 2 s / 60 s,
+// thinking off, per-adapter dm and busy). The model's provider, id and key are left as the
+// file gives them until Resolve.
+func Parse(data []byte, name string, getenv func(string) (string, bool)) (*Config, error) {
+	root, err := parseSyntax(data, name)
+	if err != nil {
+		return nil, err
+	}
+	d := &decoder{name: name, getenv: getenv}
+	c := d.config(root)
+	if err := d.err(); err != nil {
+		return nil, err
+	}
+	c.Path = name
+	return c, nil
+}
+
+// Adapter returns the adapter with the given name.
+func (c *Config) Adapter(name string) (*Adapter, bool) {
+	for i := range c.Adapters {
+		if c.Adapters[i].Name == name {
+			return &c.Adapters[i], true
+		}
+	}
+	return nil, false
+}

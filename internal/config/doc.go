@@ -1,0 +1,21 @@
+// Package config owns config.json, the one file that says how mom runs: which model it talks
+// to, where commands run (the sandbox), how failed model calls are retried, and which chat
+// adapters start. It lives on the host only, beside the workspace, because it holds tokens.
+//
+// The file is JSON with comments and trailing commas (HuJSON). String values may reference
+// environment variables as ${VAR} or ${VAR:-default}; $$ is a literal dollar sign. Decoding is
+// strict: an unknown key, a wrong type or an invalid value is an error that names the key, so
+// a typo never silently turns a setting off.
+//
+// Loading happens in two steps so command-line flags can sit in between:
+//
+//	cfg, err := config.Load(path)       // decode, validate, fixed defaults
+//	err = cfg.ApplyModelFlag("openai/gpt-4.1")  // optional overrides
+//	err = cfg.ApplySandboxFlag("docker:mom-sandbox")
+//	err = cfg.Resolve(os.LookupEnv)     // model provider, id and API key
+//	if hint := cfg.MissingKeyHint(); hint != "" { ... }
+//
+// Resolve is separate because the model's provider, id and key depend on both the file, the
+// flags and the environment; resolving inside Load would pick a key for a provider a flag is
+// about to replace.
+package config

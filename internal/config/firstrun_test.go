@@ -1,0 +1,74 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestTemplateLoads(t *testing.T) {
+	c, err := Parse([]byte(Template()), "config.json", noEnv)
+	if err != nil {
+		t.Fatalf("the first-run template does not load:\n%v", err)
+	}
+	if len(c.Adapters) != 1 || c.Adapters[0].Name != "terminal" || c.Adapters[0].Type != "cli" {
+		t.Errorf("adapters = %+v, want only the terminal", c.Adapters)
+	}
+	if err := c.Resolve(noEnv); err != nil {
+		t.Fatal(err)
+	}
+	if c.Model.Provider != ProviderAnthropic || c.Sandbox.Type != SandboxHost {
+		t.Errorf("defaults = %+v, %+v", c.Model, c.Sandbox)
+	}
+	for _, want := range []string{`"provider"`, `"id"`, `"apiKey"`, `"baseUrl"`, `"thinking"`, "Ollama", "vLLM", "llama.cpp", "OpenRouter",
+		`"sandbox"`, `"type": "slack"`, `"type": "discord"`, `"type": "telegram"`, `"type": "web"`} {
+		if !strings.Contains(Template(), want) {
+			t.Errorf("template does not mention %s", want)
+		}
+	}
+}
+
+func TestEnsureDir(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "data")
+	created, err := EnsureDir(dir)
+	if err != nil || !created {
+		t.Fatalf("EnsureDir = %v, %v; want created", created, err)
+	}
+	path := filepath.Join(dir, FileName)
+	info, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if perm := info.Mode().Perm(); perm != 0o600 {
+		t.Errorf("config.json mode = %v, want 0600", perm)
+	}
+	c, err := Load(path)
+	if err != nil {
+		t.Fatalf("the written config does not load: %v", err)
+	}
+	if c.Path != path {
+		t.Errorf("Path = %q, want %q", c.Path, path)
+	}
+
+	// An existing file is never overwritten.
+	if err := os.WriteFile(path, []byte(`{"adapters": {}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	created, err = EnsureDir(dir)
+	if err != nil || created {
+		t.Fatalf("second EnsureDir = %v, %v; want not created", created, err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != `{"adapters": {}}` {
+		t.Errorf("config.json was overwritten: %s", b)
+	}
+}
+
+func TestLoadMissingFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.json")
+	_, err := Load(path)
+	want := path + " does not exist; run mom with the data directory once to create a template, or write it by hand"
+	if err == nil || err.Error() != want {
+		t.Errorf("error = %v, want %q", err, want)
+	}
+}

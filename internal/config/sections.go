@@ -1,0 +1,201 @@
+package config
+
+import (
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/tailscale/hujson"
+
+	"github.com/mom-agent/mom/internal/llm"
+)
+
+// The keys of each section, in the order error messages list them.
+var (
+	topKeys     = []string{"model", "sandbox", "retry", "adapters"}
+	modelKeys   = []string{"provider", "id", "apiKey", "baseUrl", "thinking", "maxTokens", "contextWindow"}
+	sandboxKeys = []string{"type", "container"}
+	retryKeys   = []string{"maxRetries", "baseDelayMs", "maxDelayMs"}
+
+	providers      = []string{ProviderAnthropic, ProviderOpenAI}
+	sandboxTypes   = []string{SandboxHost, SandboxDocker, SandboxBwrap}
+	thinkingLevels = []string{string(llm.ThinkingOff), string(llm.ThinkingLow), string(llm.ThinkingMedium), string(llm.ThinkingHigh)}
+	busyPolicies   = []string{string(BusyReject), string(BusyQueue), string(BusySteer)}
+)
+
+func (d *decoder) config(root *hujson.Value) *Config {
+	c := &Config{
+		Model:   Model{Thinking: llm.ThinkingOff},
+		Sandbox: Sandbox{Type: SandboxHost},
+		Retry:   Retry{MaxRetries: DefaultMaxRetries, BaseDelay: DefaultBaseDelay, MaxDelay: DefaultMaxDelay},
+	}
+	top, ok := d.object(root, "")
+	if !ok {
+		return c
+	}
+	if o := top.child("model"); o != nil {
+		d.model(o, &c.Model)
+	}
+	if o := top.child("sandbox"); o != nil {
+		d.sandbox(o, &c.Sandbox)
+	}
+	if o := top.child("retry"); o != nil {
+		d.retry(o, &c.Retry)
+	}
+	if o := top.child("adapters"); o != nil {
+		c.Adapters = d.adapters(o)
+	}
+	top.finish(topKeys...)
+	return c
+}
+
+func (d *decoder) model(o *object, m *Model) {
+	if s, ok := o.enum("provider", "provider", providers); ok {
+		m.Provider = s
+		m.fileProvider = s
+	}
+	if s, ok := o.str("id"); ok {
+		m.ID = s
+	}
+	if s, ok := o.str("apiKey"); ok && s != "" {
+		m.APIKey = s
+		m.keyFrom = keyFromFile
+	}
+	if s, ok := o.str("baseUrl"); ok && s != "" {
+		if checkURL(s) {
+			m.BaseURL = s
+		} else {
+			d.fail(joinPath(o.path, "baseUrl"), "%q is not an http(s) URL; write it like \"http://127.0.0.1:11434/v1\"", s)
+		}
+	}
+	if s, ok := o.enum("thinking", "thinking level", thinkingLevels); ok {
+		m.Thinking = llm.ThinkingLevel(s)
+	}
+	if n, ok := o.int("maxTokens", 0); ok {
+		m.MaxTokens = n
+	}
+	if n, ok := o.int("contextWindow", 0); ok {
+		m.ContextWindow = n
+	}
+	o.finish(modelKeys...)
+}
+
+// checkURL accepts what an HTTP client can connect to, so a forgotten "http://" is caught here
+// rather than as a puzzling error on the first message.
+func checkURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
+}
+
+func (d *decoder) sandbox(o *object, s *Sandbox) {
+	if t, ok := o.enum("type", "sandbox type", sandboxTypes); ok {
+		s.Type = t
+	}
+	if c, ok := o.str("container"); ok {
+		s.Container = c
+	}
+	o.finish(sandboxKeys...)
+	if s.Type == SandboxDocker && s.Container == "" {
+		d.fail(o.path, "the docker sandbox needs the name of a running container, e.g. \"container\": \"mom-sandbox\"")
+	}
+}
+
+func (d *decoder) retry(o *object, r *Retry) {
+	if n, ok := o.int("maxRetries", 0); ok {
+		r.MaxRetries = n
+	}
+	if n, ok := o.int("baseDelayMs", 0); ok {
+		r.BaseDelay = time.Duration(n) * time.Millisecond
+	}
+	if n, ok := o.int("maxDelayMs", 0); ok {
+		r.MaxDelay = time.Duration(n) * time.Millisecond
+	}
+	o.finish(retryKeys...)
+	if r.MaxDelay < r.BaseDelay {
+		d.fail(o.path, "maxDelayMs (%d) is smaller than baseDelayMs (%d)", r.MaxDelay.Milliseconds(), r.BaseDelay.Milliseconds())
+	}
+}
+
+func (d *decoder) adapters(o *object) []Adapter {
+	var out []Adapter
+	for _, m := range o.members() {
+		name := memberName(m)
+		path := joinPath(o.path, name)
+		if !validAdapterName(name) {
+			d.fail(path, "adapter names may use only letters, digits, \"-\" and \"_\" (1 to 64 characters), because they name directories")
+			continue
+		}
+		if a, ok := d.adapter(&m.Value, path, name); ok {
+			out = append(out, a)
+		}
+	}
+	slices.SortFunc(out, func(a, b Adapter) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+func (d *decoder) adapter(v *hujson.Value, path, name string) (Adapter, bool) {
+	a := Adapter{Name: name, Busy: BusyReject}
+	o, ok := d.object(v, path)
+	if !ok {
+		return a, false
+	}
+	types := adapterTypeNames()
+	if o.get("type") == nil {
+		d.fail(path, "missing \"type\" (one of: %s)", strings.Join(types, ", "))
+		return a, false
+	}
+	t, ok := o.str("type")
+	if !ok {
+		return a, false
+	}
+	kind, known := adapterKinds[t]
+	if !known {
+		if s := suggest(t, types); s != "" {
+			d.fail(joinPath(path, "type"), "unknown adapter type %q; did you mean %q? (known types: %s)", t, s, strings.Join(types, ", "))
+		} else {
+			d.fail(joinPath(path, "type"), "unknown adapter type %q (known types: %s)", t, strings.Join(types, ", "))
+		}
+		return a, false
+	}
+	a.Type = t
+	a.DM = kind.dm
+	n := len(d.errs)
+	if b, ok := o.enum("busy", "busy policy", busyPolicies); ok {
+		a.Busy = BusyPolicy(b)
+	}
+	if ids, ok := o.strings("admins"); ok {
+		a.Admins = ids
+	}
+	if v := o.get("dm"); v != nil {
+		if p, ok := d.dm(v, joinPath(path, "dm")); ok {
+			a.DM = p
+		}
+	}
+	kind.decode(o, &a)
+	o.finish(append(slices.Clip(commonAdapterKeys), kind.keys...)...)
+	return a, len(d.errs) == n
+}
+
+func (d *decoder) dm(v *hujson.Value, path string) (DMPolicy, bool) {
+	if _, ok := v.Value.(*hujson.Array); ok {
+		ids, ok := d.strings(v, path)
+		return DMPolicy{Users: ids}, ok
+	}
+	if lit, ok := v.Value.(hujson.Literal); ok && lit.Kind() == '"' {
+		s, ok := d.str(v, path)
+		if !ok {
+			return DMPolicy{}, false
+		}
+		switch s {
+		case "everyone":
+			return DMPolicy{Everyone: true}, true
+		case "none":
+			return DMPolicy{}, true
+		}
+		d.fail(path, "%q is not valid (use \"everyone\", \"none\" or a list of user ids like [\"U123\"])", s)
+		return DMPolicy{}, false
+	}
+	d.fail(path, "expected \"everyone\", \"none\" or a list of user ids, got %s", kindName(v))
+	return DMPolicy{}, false
+}

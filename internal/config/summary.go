@@ -1,0 +1,120 @@
+package config
+
+import (
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Summary describes in plain words what this config would start, for `mom check`. It never
+// prints a secret: keys are described by where they come from, and passwords in URLs are
+// masked.
+func (c *Config) Summary() string {
+	var b strings.Builder
+	if c.Path != "" {
+		fmt.Fprintf(&b, "config:   %s\n", c.Path)
+	}
+	m := c.Model
+	provider, id := m.Provider, m.ID
+	if provider == "" {
+		provider = "(auto)"
+	}
+	if id == "" {
+		id = "(default)"
+	}
+	fmt.Fprintf(&b, "model:    %s/%s, thinking %s\n", provider, id, orDefault(string(m.Thinking), "off"))
+	fmt.Fprintf(&b, "key:      %s\n", c.keySummary())
+	if m.BaseURL != "" {
+		fmt.Fprintf(&b, "base URL: %s\n", redactURL(m.BaseURL))
+	}
+	if m.MaxTokens > 0 || m.ContextWindow > 0 {
+		fmt.Fprintf(&b, "limits:   max tokens %s, context window %s\n", orCatalog(m.MaxTokens), orCatalog(m.ContextWindow))
+	}
+	fmt.Fprintf(&b, "sandbox:  %s\n", c.sandboxSummary())
+	r := c.Retry
+	if r.MaxRetries == 0 {
+		b.WriteString("retry:    off\n")
+	} else {
+		fmt.Fprintf(&b, "retry:    up to %d times, waiting %s doubling to at most %s\n", r.MaxRetries, seconds(r.BaseDelay), seconds(r.MaxDelay))
+	}
+	if len(c.Adapters) == 0 {
+		b.WriteString("adapters: none (add one under \"adapters\", e.g. \"terminal\": {\"type\": \"cli\"})\n")
+		return b.String()
+	}
+	b.WriteString("adapters:\n")
+	for _, a := range c.Adapters {
+		admins := "none"
+		if len(a.Admins) > 0 {
+			admins = strings.Join(a.Admins, ", ")
+		}
+		fmt.Fprintf(&b, "  %s (%s): DMs from %s; admins %s; when busy: %s", a.Name, a.Type, a.DM, admins, a.Busy)
+		if k, ok := adapterKinds[a.Type]; ok && k.describe != nil {
+			if extra := k.describe(&a); extra != "" {
+				b.WriteString("; " + extra)
+			}
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func (c *Config) keySummary() string {
+	m := c.Model
+	switch {
+	case m.keyFrom == keyFromFile:
+		return keyFromFile
+	case m.keyFrom != "":
+		return m.keyFrom + " (set)"
+	case m.BaseURL != "":
+		return "none (not needed for a baseUrl server that takes none)"
+	case m.Provider == "":
+		return "not resolved yet"
+	default:
+		return "missing: " + keyVar(m.Provider) + " is not set"
+	}
+}
+
+func (c *Config) sandboxSummary() string {
+	switch c.Sandbox.Type {
+	case SandboxDocker:
+		return fmt.Sprintf("docker, container %q (the workspace is /workspace inside it)", c.Sandbox.Container)
+	case SandboxBwrap:
+		return "bwrap (only the workspace is writable)"
+	default:
+		return "host (commands run directly on this machine, unisolated)"
+	}
+}
+
+// redactURL hides a password in a URL's user information and the query, where some servers
+// take their key.
+func redactURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil {
+		return "(unparsable URL)"
+	}
+	if u.RawQuery != "" {
+		u.RawQuery = "(hidden)"
+	}
+	return u.Redacted()
+}
+
+// seconds prints a delay as people write it in config.json's neighbourhood: "2s", "60s", "1.5s".
+func seconds(d time.Duration) string {
+	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + "s"
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+func orCatalog(n int) string {
+	if n == 0 {
+		return "from the catalog"
+	}
+	return fmt.Sprint(n)
+}
