@@ -10,7 +10,9 @@ package llm
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -38,25 +40,30 @@ const (
 
 // Message is one message of a conversation. Which fields are used depends on Role: assistant
 // messages carry the model, usage and stop reason; tool results carry the call they answer.
+//
+// The struct tags are pi's names, so json.Unmarshal reads a message in one pass; MarshalJSON
+// writes only the fields of the message's role. pi sometimes stores user content as a plain
+// string, which json.Unmarshal rejects with a *json.UnmarshalTypeError: read such messages with
+// ParseMessage.
 type Message struct {
-	Role    Role
-	Content []Content
+	Role    Role      `json:"role"`
+	Content []Content `json:"content"`
 	// Timestamp is when the message was made, in Unix milliseconds (pi's message timestamp).
-	Timestamp int64
+	Timestamp int64 `json:"timestamp"`
 
 	// Assistant messages only.
-	API          string // "anthropic-messages" or "openai-completions"
-	Provider     string // "anthropic", "openai"
-	Model        string // the model id the provider answered with
-	Usage        Usage
-	StopReason   StopReason
-	ErrorMessage string
+	API          string     `json:"api"`      // "anthropic-messages" or "openai-completions"
+	Provider     string     `json:"provider"` // "anthropic", "openai"
+	Model        string     `json:"model"`    // the model id the provider answered with
+	Usage        Usage      `json:"usage"`
+	StopReason   StopReason `json:"stopReason"`
+	ErrorMessage string     `json:"errorMessage"`
 
 	// Tool results only.
-	ToolCallID string
-	ToolName   string
-	Details    json.RawMessage // optional tool-specific data, not sent to the model
-	IsError    bool
+	ToolCallID string          `json:"toolCallId"`
+	ToolName   string          `json:"toolName"`
+	Details    json.RawMessage `json:"details"` // optional tool-specific data, not sent to the model
+	IsError    bool            `json:"isError"`
 }
 
 // NewUserText returns a user message holding one text block, stamped with t.
@@ -135,37 +142,30 @@ func (m Message) MarshalJSON() ([]byte, error) {
 	return json.Marshal(w)
 }
 
-// UnmarshalJSON reads pi's AgentMessage form. User content may be a plain string, as pi writes
-// it for some messages; it becomes one text block.
-func (m *Message) UnmarshalJSON(data []byte) error {
-	var w messageJSON
+// ParseMessage reads a message in pi's AgentMessage form, also one whose content is a plain
+// string (it becomes one text block).
+func ParseMessage(data []byte) (Message, error) {
+	var m Message
+	err := json.Unmarshal(data, &m)
+	if !IsStringContent(err) {
+		return m, err
+	}
+	var w struct {
+		Message
+		Content string `json:"content"`
+	}
 	if err := json.Unmarshal(data, &w); err != nil {
-		return err
+		return Message{}, fmt.Errorf("message content: %w", err)
 	}
-	*m = Message{
-		Role: w.Role, Timestamp: w.Timestamp, API: w.API, Provider: w.Provider, Model: w.Model,
-		StopReason: w.StopReason, ErrorMessage: w.ErrorMessage, ToolCallID: w.ToolCallID,
-		ToolName: w.ToolName, Details: w.Details,
-	}
-	if w.Usage != nil {
-		m.Usage = *w.Usage
-	}
-	if w.IsError != nil {
-		m.IsError = *w.IsError
-	}
-	content := bytes.TrimSpace(w.Content)
-	switch {
-	case len(content) == 0 || bytes.Equal(content, []byte("null")):
-	case content[0] == '"':
-		var s string
-		if err := json.Unmarshal(content, &s); err != nil {
-			return fmt.Errorf("message content: %w", err)
-		}
-		m.Content = []Content{Text(s)}
-	default:
-		if err := json.Unmarshal(content, &m.Content); err != nil {
-			return fmt.Errorf("message content: %w", err)
-		}
-	}
-	return nil
+	m = w.Message
+	m.Content = []Content{Text(w.Content)}
+	return m, nil
+}
+
+// IsStringContent reports whether err is json.Unmarshal refusing a message whose content is a
+// string, at any depth of the value being decoded.
+func IsStringContent(err error) bool {
+	var typeErr *json.UnmarshalTypeError
+	return errors.As(err, &typeErr) && typeErr.Value == "string" &&
+		(typeErr.Field == "content" || strings.HasSuffix(typeErr.Field, ".content"))
 }

@@ -106,7 +106,11 @@ type headOnly struct {
 // type or id), which the loader skips as malformed.
 func parseEntry(line []byte) (e Entry, ok bool) {
 	var l lineJSON
-	if err := decodeLine(line, &l); err != nil {
+	err := json.Unmarshal(line, &l)
+	if llm.IsStringContent(err) {
+		err = decodeStringContent(line, &l)
+	}
+	if err != nil {
 		var h headOnly
 		if json.Unmarshal(line, &h) != nil || h.Type == "" || h.ID == "" {
 			return Entry{}, false
@@ -136,6 +140,25 @@ func parseEntry(line []byte) (e Entry, ok bool) {
 		e.Raw = append(json.RawMessage(nil), line...)
 	}
 	return e, true
+}
+
+// decodeStringContent reads a line whose message content is a plain string, as pi writes
+// some user messages.
+func decodeStringContent(line []byte, l *lineJSON) error {
+	var w struct {
+		lineJSON
+		Message json.RawMessage `json:"message"`
+	}
+	if err := json.Unmarshal(line, &w); err != nil {
+		return err
+	}
+	m, err := llm.ParseMessage(w.Message)
+	if err != nil {
+		return err
+	}
+	*l = w.lineJSON
+	l.Message = &m
+	return nil
 }
 
 func isLLMRole(r llm.Role) bool {
