@@ -35,10 +35,12 @@ type Message struct {
 	Metadata map[string]any `json:"metadata,omitempty"`
 }
 
-// MarshalJSON writes the message with "attachments" always present, as the log format wants.
+// MarshalJSON writes the message as the log format wants it: "attachments" always present, and
+// "ts" in UTC, so that comparing two timestamps as strings (jq, grep) compares the times.
 func (m Message) MarshalJSON() ([]byte, error) {
 	type plain Message
 	p := plain(m)
+	p.TS = p.TS.UTC()
 	if p.Attachments == nil {
 		p.Attachments = []Attachment{}
 	}
