@@ -1,0 +1,204 @@
+// Package cli is the terminal adapter (`"type": "cli"`): one conversation with the person at
+// the keyboard. Each line typed is a message; answers stream as they arrive, each tool call
+// shows as `→ label`, and a one-line usage summary ends every run. It is also what `mom run`
+// uses for one-shot prompts, printing only the final answer on stdout.
+package cli
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mom-agent/mom/internal/chat"
+	"github.com/mom-agent/mom/internal/hub"
+	"github.com/mom-agent/mom/internal/llm"
+)
+
+// ChannelID is the id of the terminal's one conversation.
+const ChannelID = "local"
+
+// maxLine is the longest line read from the terminal; longer input is cut there.
+const maxLine = 1 << 20
+
+// Options configure the terminal adapter.
+type Options struct {
+	// Name is the adapter's key in config.json.
+	Name string
+	// In is where people type; Out is where the conversation is shown, and Progress where
+	// one-shot mode shows tool progress (usually stderr).
+	In       io.Reader
+	Out      io.Writer
+	Progress io.Writer
+	// User is the person typing.
+	User chat.User
+	// Interactive shows a prompt and uses colour; set it when In and Out are a terminal.
+	Interactive bool
+	// OneShot prints only each run's final answer on Out, and progress on Progress.
+	OneShot bool
+	// Channel overrides the conversation id (mom run -c); empty means ChannelID.
+	Channel string
+}
+
+// Adapter is the terminal adapter.
+type Adapter struct {
+	opts Options
+	out  *writer
+	seq  atomic.Int64
+
+	done     chan struct{} // closed when the input has ended
+	stopOnce sync.Once
+
+	mu      sync.Mutex
+	outcome llm.StopReason // how the last run ended, for mom run's exit status
+}
+
+// New returns a terminal adapter.
+func New(opts Options) *Adapter {
+	if opts.Channel == "" {
+		opts.Channel = ChannelID
+	}
+	if opts.User.ID == "" {
+		opts.User = chat.User{ID: "user", Username: "user"}
+	}
+	if opts.Progress == nil {
+		opts.Progress = io.Discard
+	}
+	return &Adapter{opts: opts, out: &writer{w: opts.Out, color: opts.Interactive}, done: make(chan struct{})}
+}
+
+// Name returns the adapter's config key.
+func (a *Adapter) Name() string { return a.opts.Name }
+
+// Start begins reading lines; every non-empty line goes to in as a direct message.
+func (a *Adapter) Start(ctx context.Context, in chat.Inbox) error {
+	a.prompt()
+	go a.read(ctx, in)
+	return nil
+}
+
+func (a *Adapter) read(ctx context.Context, in chat.Inbox) {
+	defer a.finish()
+	sc := bufio.NewScanner(a.opts.In)
+	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
+	for sc.Scan() {
+		text := strings.TrimSpace(sc.Text())
+		if text == "" {
+			a.prompt()
+			continue
+		}
+		m := a.message(text)
+		if err := in.Receive(ctx, a.opts.Name, m); err != nil {
+			if ctx.Err() != nil {
+				return
+			}
+			a.out.line(a.out.red("error: " + err.Error()))
+		}
+	}
+	if err := sc.Err(); err != nil {
+		a.out.line(a.out.red("error reading input: " + err.Error()))
+	}
+}
+
+// message makes a chat message of a typed line. Ids are unique across restarts: the time in
+// nanoseconds plus a counter for lines read in the same instant.
+func (a *Adapter) message(text string) chat.Message {
+	now := time.Now()
+	return chat.Message{
+		ID:        strconv.FormatInt(now.UnixNano(), 10) + "-" + strconv.FormatInt(a.seq.Add(1), 10),
+		ChannelID: a.opts.Channel, TS: now, Sender: a.opts.User, Text: text,
+		IsMention: true, IsDM: true,
+	}
+}
+
+func (a *Adapter) finish() { a.stopOnce.Do(func() { close(a.done) }) }
+
+// Done is closed when the input has ended (Ctrl-D, or the end of piped input).
+func (a *Adapter) Done() <-chan struct{} { return a.done }
+
+// Stop stops reading input. A read in progress on a terminal cannot be interrupted; the
+// process exits around it.
+func (a *Adapter) Stop(ctx context.Context) error {
+	a.finish()
+	return nil
+}
+
+// Channels returns the terminal's one conversation.
+func (a *Adapter) Channels() []chat.Channel {
+	return []chat.Channel{{ID: a.opts.Channel, Name: "terminal", Kind: chat.KindDM}}
+}
+
+// Users returns the person at the terminal.
+func (a *Adapter) Users() []chat.User { return []chat.User{a.opts.User} }
+
+// Bot returns mom's identity in the terminal.
+func (a *Adapter) Bot() chat.User { return chat.User{ID: "mom", Username: "mom", IsBot: true} }
+
+// Caps describes the terminal: unlimited text, no editing.
+func (a *Adapter) Caps() chat.Caps { return chat.Caps{} }
+
+// Post prints a notice from mom (busy, stopping, ...).
+func (a *Adapter) Post(ctx context.Context, channelID string, out chat.Outgoing) (string, error) {
+	w := a.out
+	if a.opts.OneShot {
+		w = &writer{w: a.opts.Progress}
+	}
+	w.line(w.dim(out.Text))
+	return strconv.FormatInt(a.seq.Add(1), 10), nil
+}
+
+// Update prints the new text: a terminal cannot change what it printed.
+func (a *Adapter) Update(ctx context.Context, channelID, messageID, text string) error {
+	a.out.line(text)
+	return nil
+}
+
+// Delete does nothing: a terminal cannot take back what it printed.
+func (a *Adapter) Delete(ctx context.Context, channelID, messageID string) error { return nil }
+
+// Upload shows where the attached file is; the person at the terminal can open it there.
+func (a *Adapter) Upload(ctx context.Context, channelID string, f chat.File) error {
+	w := a.out
+	if a.opts.OneShot {
+		w = &writer{w: a.opts.Progress}
+	}
+	title := ""
+	if f.Title != "" {
+		title = " (" + f.Title + ")"
+	}
+	w.line(w.dim(fmt.Sprintf("attached file: %s%s", f.Path, title)))
+	return nil
+}
+
+// Reply shows one run.
+func (a *Adapter) Reply(ctx context.Context, channelID string, trigger chat.Message) hub.Reply {
+	if a.opts.OneShot {
+		return &oneShot{a: a, progress: &writer{w: a.opts.Progress}}
+	}
+	return &reply{a: a, w: a.out}
+}
+
+func (a *Adapter) setOutcome(r llm.StopReason) {
+	a.mu.Lock()
+	a.outcome = r
+	a.mu.Unlock()
+}
+
+// Outcome reports how the last run ended ("" when none has).
+func (a *Adapter) Outcome() llm.StopReason {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.outcome
+}
+
+// prompt shows that mom is ready for the next line.
+func (a *Adapter) prompt() {
+	if a.opts.Interactive && !a.opts.OneShot {
+		a.out.write(a.out.bold("> "))
+	}
+}

@@ -1,0 +1,63 @@
+package cli
+
+import (
+	"context"
+
+	"github.com/mom-agent/mom/internal/agent"
+	"github.com/mom-agent/mom/internal/chat"
+	"github.com/mom-agent/mom/internal/llm"
+	"github.com/mom-agent/mom/internal/render"
+)
+
+// oneShot shows a run for scripts: progress and errors on the progress writer (stderr), and
+// only the final answer on the output, so `mom run ... > answer.txt` captures just that.
+type oneShot struct {
+	a        *Adapter
+	progress *writer
+	answer   string
+	result   agent.Event
+}
+
+func (o *oneShot) Event(ev agent.Event) {
+	p := o.progress
+	switch ev.Type {
+	case agent.EventMessageEnd:
+		if ev.Message != nil && ev.Message.Role == llm.RoleAssistant {
+			if text := ev.Message.Text(); text != "" {
+				o.answer = text
+			}
+		}
+	case agent.EventToolStart:
+		p.line("→ " + ev.Label)
+	case agent.EventToolEnd:
+		if ev.IsError {
+			p.line("  ✗ " + firstLine(ev.Output, 200))
+		}
+	case agent.EventRetryStart:
+		p.line("  retrying: " + firstLine(ev.ErrorMessage, 200))
+	case agent.EventAgentEnd:
+		o.result = ev
+		switch ev.StopReason {
+		case llm.StopError:
+			p.line("error: " + ev.ErrorMessage)
+		case llm.StopAborted:
+			p.line("stopped")
+		}
+		if u := render.UsageLine(ev); u != "" {
+			p.line(u)
+		}
+	}
+}
+
+func (o *oneShot) Upload(ctx context.Context, hostPath, title string) error {
+	return o.a.Upload(ctx, o.a.opts.Channel, chat.File{Path: hostPath, Title: title})
+}
+
+// Close prints the answer and records how the run ended for the exit status.
+func (o *oneShot) Close(ctx context.Context) error {
+	if o.answer != "" {
+		o.a.out.line(o.answer)
+	}
+	o.a.setOutcome(o.result.StopReason)
+	return nil
+}

@@ -1,0 +1,87 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/mom-agent/mom/internal/agent"
+	"github.com/mom-agent/mom/internal/chat"
+	"github.com/mom-agent/mom/internal/llm"
+	"github.com/mom-agent/mom/internal/render"
+)
+
+// reply draws a run in the terminal as it happens: the answer streams, each tool call is a
+// `→ label` line, failures are red, and a usage line closes the run.
+type reply struct {
+	a *Adapter
+	w *writer
+	// thinking is true while reasoning text is streaming, so the answer starts on a new line.
+	thinking bool
+}
+
+func (r *reply) Event(ev agent.Event) {
+	w := r.w
+	switch ev.Type {
+	case agent.EventMessageUpdate:
+		switch ev.DeltaKind {
+		case "text":
+			if r.thinking {
+				w.endLine()
+				r.thinking = false
+			}
+			w.write(ev.Delta)
+		case "thinking":
+			if r.a.opts.Interactive {
+				r.thinking = true
+				w.write(w.dim(ev.Delta))
+			}
+		}
+	case agent.EventMessageEnd:
+		w.endLine()
+		r.thinking = false
+	case agent.EventToolStart:
+		w.line(w.cyan("→ " + ev.Label))
+	case agent.EventToolEnd:
+		if ev.IsError {
+			w.line(w.red("  ✗ " + firstLine(ev.Output, 200)))
+		}
+	case agent.EventRetryStart:
+		w.line(w.dim(fmt.Sprintf("  retrying in %s (attempt %d of %d): %s",
+			ev.Delay.Round(100*time.Millisecond), ev.Attempt, ev.MaxAttempts, firstLine(ev.ErrorMessage, 200))))
+	case agent.EventCompactionStart:
+		w.line(w.dim("Compacting context…"))
+	case agent.EventAgentEnd:
+		w.endLine()
+		switch ev.StopReason {
+		case llm.StopError:
+			w.line(w.red("error: " + ev.ErrorMessage))
+		case llm.StopAborted:
+			w.line(w.dim("Stopped."))
+		case llm.StopLength:
+			w.line(w.dim("(the answer was cut off at the model's output limit)"))
+		}
+		if u := render.UsageLine(ev); u != "" {
+			w.line(w.dim("↳ " + u))
+		}
+	}
+}
+
+func (r *reply) Upload(ctx context.Context, hostPath, title string) error {
+	return r.a.Upload(ctx, r.a.opts.Channel, chat.File{Path: hostPath, Title: title})
+}
+
+func (r *reply) Close(ctx context.Context) error {
+	r.a.prompt()
+	return nil
+}
+
+// firstLine returns the first line of s, cut to max characters.
+func firstLine(s string, max int) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	if r := []rune(s); len(r) > max {
+		return string(r[:max]) + "…"
+	}
+	return s
+}

@@ -1,0 +1,246 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/mom-agent/mom/internal/chat"
+	"github.com/mom-agent/mom/internal/llm"
+	"github.com/mom-agent/mom/internal/sandbox"
+	"github.com/mom-agent/mom/internal/store"
+	"github.com/mom-agent/mom/internal/tools"
+)
+
+// Options configure an Agent.
+type Options struct {
+	// Provider answers model requests. When nil (no API key was found), every run ends at once
+	// with NoProviderHint as its error, so people learn what to configure.
+	Provider       llm.Provider
+	NoProviderHint string
+	Model          llm.Model
+	Thinking       llm.ThinkingLevel
+	// MaxTokens caps each answer; zero means the model's maximum.
+	MaxTokens int
+	Retry     RetryPolicy
+	// Exec is where tools run.
+	Exec sandbox.Executor
+	// Tools are the tools the model may call.
+	Tools []tools.Tool
+	// Location is the time zone of the timestamps in prompts; nil means the host's.
+	Location *time.Location
+	Logger   *slog.Logger
+}
+
+// Agent answers messages in channels (the spec's MomAgent). One run per channel at a time;
+// runs in different channels proceed in parallel.
+type Agent struct {
+	opts  Options
+	store *store.Store
+	cfg   loopConfig
+	zone  string // IANA name of opts.Location, for the prompt
+
+	mu   sync.Mutex
+	runs map[string]*activeRun
+}
+
+// activeRun is the state of a running run that other goroutines may touch.
+type activeRun struct {
+	cancel context.CancelFunc
+
+	mu      sync.Mutex
+	steered []chat.Message // waiting to be delivered at the next tool boundary
+	ended   bool
+}
+
+// New returns an Agent that keeps its channels in st.
+func New(st *store.Store, opts Options) *Agent {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.Location == nil {
+		opts.Location = time.Local
+	}
+	return &Agent{
+		opts:  opts,
+		store: st,
+		zone:  zoneName(opts.Location),
+		cfg: loopConfig{
+			Provider: opts.Provider, Model: opts.Model, Thinking: opts.Thinking,
+			MaxTokens: opts.MaxTokens, Tools: opts.Tools, Retry: opts.Retry,
+		},
+		runs: make(map[string]*activeRun),
+	}
+}
+
+// ChannelContext is what the agent knows about the place a message came from (the spec's
+// ChannelContext).
+type ChannelContext struct {
+	// AdapterType is the platform: "cli", "slack", "discord", ...
+	AdapterType string
+	// ChannelName is the channel's human name ("general", "DM with mario").
+	ChannelName string
+	IsDM        bool
+	// Bot is the bot's own user on the platform; its replies are logged as this sender.
+	Bot      chat.User
+	Users    []chat.User
+	Channels []chat.Channel
+}
+
+// Request is one message for the agent to answer.
+type Request struct {
+	Channel *store.Channel
+	// Trigger is the message to answer. It is already in the channel's log, and LogEnd is the
+	// log offset just past it: every log line before LogEnd that the context has not seen yet
+	// is added to the context before the trigger. Zero means the end of the log.
+	Trigger chat.Message
+	LogEnd  int64
+	Context ChannelContext
+	// Sink receives the run's events; it may be nil.
+	Sink Sink
+	// Upload sends a file to the channel (the attach tool); nil where files cannot be sent.
+	Upload func(ctx context.Context, hostPath, title string) error
+}
+
+// ErrBusy is returned in a Result's error when the channel already has a run.
+var ErrBusy = errors.New("a run is already in progress in this channel")
+
+// HandleMessage answers one message (the spec's handleMessage): it brings the channel's context
+// up to date with its log, asks the model, runs the tools it calls, and records everything in
+// context.jsonl and the bot's replies in log.jsonl. It returns when the run is over; it never
+// panics on a model's or tool's failure, which end the run with StopReason error instead.
+func (a *Agent) HandleMessage(ctx context.Context, req Request) (res Result) {
+	key := req.Channel.Key()
+	ctx, run, err := a.begin(ctx, key)
+	if err != nil {
+		return a.fail(req.Sink, err)
+	}
+	defer a.end(key, run)
+	defer func() {
+		if p := recover(); p != nil {
+			a.opts.Logger.Error("agent run crashed", "channel", key, "panic", p)
+			a.end(key, run)
+			res = a.fail(req.Sink, fmt.Errorf("internal error: %v", p))
+		}
+	}()
+	if a.opts.Provider == nil {
+		a.end(key, run)
+		return a.fail(req.Sink, errors.New(a.opts.NoProviderHint))
+	}
+	sess, err := req.Channel.Session()
+	if err != nil {
+		a.end(key, run)
+		return a.fail(req.Sink, err)
+	}
+	cursor, err := a.syncLog(req, sess)
+	if err != nil {
+		a.end(key, run)
+		return a.fail(req.Sink, err)
+	}
+	system := a.systemPrompt(req)
+
+	l := &loop{
+		cfg: &a.cfg, system: system, history: sess.Context, sink: req.Sink,
+		persist: func(m llm.Message) error { return a.persist(req, sess, m) },
+		steer:   func() []llm.Message { return a.takeSteered(run, req, &cursor) },
+		env:     a.toolEnv(req),
+	}
+	res = l.run(ctx)
+	if len(cursor.IDs) > 0 {
+		if _, err := sess.AppendCustom(cursorType, cursor); err != nil {
+			a.opts.Logger.Error("could not save the log cursor", "channel", key, "err", err)
+		}
+	}
+	if err := sess.Sync(); err != nil {
+		a.opts.Logger.Error("could not flush context.jsonl", "channel", key, "err", err)
+	}
+	a.end(key, run)
+	l.emit(l.endEvent(res))
+	return res
+}
+
+// Abort stops the channel's run, if there is one, and reports whether there was (the spec's
+// abort). The run ends promptly with StopReason aborted.
+func (a *Agent) Abort(key string) bool {
+	a.mu.Lock()
+	run := a.runs[key]
+	a.mu.Unlock()
+	if run == nil {
+		return false
+	}
+	run.cancel()
+	return true
+}
+
+// IsRunning reports whether the channel has a run (the spec's isRunning).
+func (a *Agent) IsRunning(key string) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.runs[key] != nil
+}
+
+// Steer hands m to the channel's running run, which reads it at its next tool boundary. It
+// returns false when no run is there to take it (it just ended, or never started), so the
+// caller can queue it instead.
+func (a *Agent) Steer(key string, m chat.Message) bool {
+	a.mu.Lock()
+	run := a.runs[key]
+	a.mu.Unlock()
+	if run == nil {
+		return false
+	}
+	run.mu.Lock()
+	defer run.mu.Unlock()
+	if run.ended {
+		return false
+	}
+	run.steered = append(run.steered, m)
+	return true
+}
+
+func (a *Agent) begin(ctx context.Context, key string) (context.Context, *activeRun, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.runs[key] != nil {
+		return ctx, nil, ErrBusy
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	run := &activeRun{cancel: cancel}
+	a.runs[key] = run
+	return ctx, run, nil
+}
+
+// end unregisters the run; calling it again does nothing. Steered messages that arrived too
+// late for the run stay in the log and reach the context with the next run's sync.
+func (a *Agent) end(key string, run *activeRun) {
+	run.mu.Lock()
+	run.ended = true
+	run.mu.Unlock()
+	run.cancel()
+	a.mu.Lock()
+	if a.runs[key] == run {
+		delete(a.runs, key)
+	}
+	a.mu.Unlock()
+}
+
+// fail ends a run that could not start, telling the sink why.
+func (a *Agent) fail(sink Sink, err error) Result {
+	if sink != nil {
+		sink(Event{Type: EventAgentStart})
+		sink(Event{Type: EventAgentEnd, StopReason: llm.StopError, ErrorMessage: err.Error(), Usage: &llm.Usage{}})
+	}
+	return Result{StopReason: llm.StopError, ErrorMessage: err.Error()}
+}
+
+func (a *Agent) toolEnv(req Request) tools.Env {
+	scratch := filepath.Join(req.Channel.Dir(), "scratch")
+	return tools.Env{
+		Exec: a.opts.Exec, Cwd: a.opts.Exec.SandboxPath(scratch), ScratchDir: scratch,
+		Upload: req.Upload,
+	}
+}

@@ -1,0 +1,62 @@
+package agent
+
+import (
+	"encoding/base64"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/mom-agent/mom/internal/chat"
+	"github.com/mom-agent/mom/internal/llm"
+)
+
+// maxInlineImage is the largest image sent inline; the Anthropic API refuses bigger ones. Larger
+// images are still listed by path, so the model can look at them with its tools.
+const maxInlineImage = 5 << 20
+
+// imageType returns the MIME type of the image formats the model providers accept inline.
+func imageType(name string) (string, bool) {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".png":
+		return "image/png", true
+	case ".jpg", ".jpeg":
+		return "image/jpeg", true
+	case ".gif":
+		return "image/gif", true
+	case ".webp":
+		return "image/webp", true
+	}
+	return "", false
+}
+
+// attachmentLine names an attachment for the model: its path in the sandbox, or why it is
+// missing.
+func (a *Agent) attachmentLine(req Request, att chat.Attachment) string {
+	if att.LocalPath == "" {
+		reason := att.Error
+		if reason == "" {
+			reason = "the file could not be downloaded"
+		}
+		return att.Filename + " (not saved: " + reason + ")"
+	}
+	return path.Join(a.opts.Exec.SandboxPath(req.Channel.Dir()), filepath.ToSlash(att.LocalPath))
+}
+
+// inlineImage reads an image attachment so the model can see it, when the model takes images.
+func (a *Agent) inlineImage(req Request, att chat.Attachment) (llm.Content, bool) {
+	mime, ok := imageType(att.LocalPath)
+	if !ok || att.LocalPath == "" || !a.opts.Model.Images {
+		return llm.Content{}, false
+	}
+	file := filepath.Join(req.Channel.Dir(), filepath.FromSlash(att.LocalPath))
+	info, err := os.Stat(file)
+	if err != nil || info.Size() > maxInlineImage || !info.Mode().IsRegular() {
+		return llm.Content{}, false
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return llm.Content{}, false
+	}
+	return llm.Image(base64.StdEncoding.EncodeToString(data), mime), true
+}

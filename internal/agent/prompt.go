@@ -1,0 +1,75 @@
+package agent
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/mom-agent/mom/internal/prompt"
+	"github.com/mom-agent/mom/internal/skills"
+)
+
+// systemPrompt builds the prompt for one run. It is rebuilt every run so that memory, skills,
+// users and channels are current.
+func (a *Agent) systemPrompt(req Request) string {
+	ex := a.opts.Exec
+	ch := req.Channel
+	found, errs := skills.Discover(
+		filepath.Join(a.store.Workspace(), "skills"),
+		filepath.Join(ch.Dir(), "skills"),
+	)
+	for _, err := range errs {
+		a.opts.Logger.Warn("skipping a skill", "channel", ch.Key(), "err", err)
+	}
+	for i := range found {
+		found[i].Path = ex.SandboxPath(found[i].Path)
+		found[i].Dir = ex.SandboxPath(found[i].Dir)
+	}
+	return prompt.Build(prompt.Params{
+		Workspace:     ex.Workspace(),
+		ChannelDir:    ex.SandboxPath(ch.Dir()),
+		Adapter:       ch.Adapter(),
+		AdapterType:   req.Context.AdapterType,
+		ChannelID:     ch.ID(),
+		ChannelName:   req.Context.ChannelName,
+		IsDM:          req.Context.IsDM,
+		SandboxKind:   ex.Kind(),
+		Users:         req.Context.Users,
+		Channels:      req.Context.Channels,
+		GlobalMemory:  a.memory(a.store.Memory),
+		ChannelMemory: a.memory(ch.Memory),
+		Skills:        found,
+		Timezone:      a.zone,
+		Now:           time.Now().In(a.opts.Location),
+	})
+}
+
+// zoneName names a time zone the way IANA does, which the model knows how to use. For the
+// host's zone that name comes from TZ or the /etc/localtime link; failing both, the zone's
+// abbreviation is still better than "Local".
+func zoneName(loc *time.Location) string {
+	if loc != time.Local {
+		return loc.String()
+	}
+	if tz := strings.TrimPrefix(os.Getenv("TZ"), ":"); tz != "" {
+		return tz
+	}
+	if target, err := os.Readlink("/etc/localtime"); err == nil {
+		if _, name, ok := strings.Cut(target, "zoneinfo/"); ok {
+			return name
+		}
+	}
+	name, _ := time.Now().In(loc).Zone()
+	return name
+}
+
+// memory reads a MEMORY.md for the prompt. A file that cannot be read is logged and left out:
+// the run can still go on.
+func (a *Agent) memory(read func() (string, error)) string {
+	text, err := read()
+	if err != nil {
+		a.opts.Logger.Warn("could not read memory", "err", err)
+	}
+	return text
+}

@@ -1,0 +1,153 @@
+// Package hub routes what adapters hear. Every message is appended to its channel's log.jsonl
+// first, trigger or not; then the hub applies access control, recognizes triggers (a mention or
+// a DM) and `stop`, and runs the agent through a per-channel queue: one run per channel at a
+// time, channels in parallel. A trigger that arrives while its channel is busy is handled by
+// the adapter's busy policy: reject, queue or steer.
+package hub
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+
+	"github.com/mom-agent/mom/internal/agent"
+	"github.com/mom-agent/mom/internal/chat"
+	"github.com/mom-agent/mom/internal/config"
+	"github.com/mom-agent/mom/internal/store"
+)
+
+// maxQueued is how many triggers may wait behind a channel's run in queue mode. More are
+// refused with a notice; they stay in the log and reach the context with the next run.
+const maxQueued = 5
+
+// Hub implements chat.Inbox for every adapter.
+type Hub struct {
+	store *store.Store
+	agent *agent.Agent
+	log   *slog.Logger
+
+	ctx    context.Context // runs and notices stop when it ends
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	mu       sync.Mutex
+	adapters map[string]*member
+	queues   map[string]*queue
+	refused  map[string]bool // adapter/user ids already told that DMs are closed to them
+	closed   bool
+	idle     chan struct{} // closed when the last queue empties; nil while idle
+}
+
+// member is a registered adapter with its settings.
+type member struct {
+	chat.Adapter
+	replier Replier
+	cfg     config.Adapter
+}
+
+// New returns a hub that logs to st and runs ag.
+func New(st *store.Store, ag *agent.Agent, log *slog.Logger) *Hub {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Hub{
+		store: st, agent: ag, log: log, ctx: ctx, cancel: cancel,
+		adapters: make(map[string]*member),
+		queues:   make(map[string]*queue),
+		refused:  make(map[string]bool),
+	}
+}
+
+// Register adds an adapter and its settings from config.json. The adapter must also implement
+// Replier.
+func (h *Hub) Register(a chat.Adapter, cfg config.Adapter) error {
+	r, ok := a.(Replier)
+	if !ok {
+		return fmt.Errorf("adapter %s (%s) cannot show replies", a.Name(), cfg.Type)
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if _, dup := h.adapters[a.Name()]; dup {
+		return fmt.Errorf("adapter %s is registered twice", a.Name())
+	}
+	h.adapters[a.Name()] = &member{Adapter: a, replier: r, cfg: cfg}
+	return nil
+}
+
+// ErrClosed is returned by Receive once the hub is shutting down.
+var ErrClosed = errors.New("mom is shutting down")
+
+// Receive logs m and acts on it (chat.Inbox). It returns once m is in log.jsonl; the run it may
+// start happens in the background.
+func (h *Hub) Receive(ctx context.Context, adapter string, m chat.Message) error {
+	h.mu.Lock()
+	mem, closed := h.adapters[adapter], h.closed
+	h.mu.Unlock()
+	if closed {
+		return ErrClosed
+	}
+	if mem == nil {
+		return fmt.Errorf("message from unknown adapter %q", adapter)
+	}
+	ch, err := h.store.Channel(adapter, m.ChannelID)
+	if err != nil {
+		return err
+	}
+	pos, err := ch.AppendLog(m)
+	if err != nil {
+		return fmt.Errorf("could not log the message: %w", err)
+	}
+	if m.Sender.IsBot || !(m.IsMention || m.IsDM) {
+		return nil
+	}
+	if m.IsDM && !mem.cfg.DM.Allows(m.Sender.ID, mem.cfg.Admins) {
+		h.refuse(mem, m)
+		return nil
+	}
+	if isStop(m.Text) {
+		h.stop(mem, ch, m)
+		return nil
+	}
+	h.trigger(mem, ch, job{mem: mem, ch: ch, msg: m, logEnd: pos.End})
+	return nil
+}
+
+// Shutdown stops accepting messages, aborts every run and waits for runs and notices to finish
+// (or ctx to end). Files are flushed by the store's Close, which the caller does afterwards.
+func (h *Hub) Shutdown(ctx context.Context) error {
+	h.mu.Lock()
+	h.closed = true
+	for key, q := range h.queues {
+		q.jobs = nil
+		h.agent.Abort(key)
+	}
+	h.mu.Unlock()
+	h.cancel()
+	done := make(chan struct{})
+	go func() { h.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("runs did not finish in time: %w", ctx.Err())
+	}
+}
+
+// WaitIdle returns once no run is going or waiting in any channel, or when ctx ends.
+func (h *Hub) WaitIdle(ctx context.Context) error {
+	h.mu.Lock()
+	idle := h.idle
+	h.mu.Unlock()
+	if idle == nil {
+		return nil
+	}
+	select {
+	case <-idle:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

@@ -1,0 +1,219 @@
+package hub
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mom-agent/mom/internal/agent"
+	"github.com/mom-agent/mom/internal/chat"
+	"github.com/mom-agent/mom/internal/config"
+	fakellm "github.com/mom-agent/mom/internal/fake/llm"
+	"github.com/mom-agent/mom/internal/llm"
+	"github.com/mom-agent/mom/internal/llm/anthropic"
+	"github.com/mom-agent/mom/internal/sandbox"
+	"github.com/mom-agent/mom/internal/store"
+	"github.com/mom-agent/mom/internal/tools"
+)
+
+// platform stands in for a chat platform: it records what mom posts and how each run ended.
+type platform struct {
+	mu    sync.Mutex
+	posts []string
+	ends  []agent.Event
+}
+
+func (p *platform) Name() string                                         { return "plat" }
+func (p *platform) Start(context.Context, chat.Inbox) error              { return nil }
+func (p *platform) Stop(context.Context) error                           { return nil }
+func (p *platform) Channels() []chat.Channel                             { return nil }
+func (p *platform) Users() []chat.User                                   { return nil }
+func (p *platform) Caps() chat.Caps                                      { return chat.Caps{} }
+func (p *platform) Update(context.Context, string, string, string) error { return nil }
+func (p *platform) Delete(context.Context, string, string) error         { return nil }
+func (p *platform) Upload(context.Context, string, chat.File) error      { return nil }
+
+func (p *platform) Post(_ context.Context, channelID string, out chat.Outgoing) (string, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.posts = append(p.posts, channelID+": "+out.Text)
+	return "p1", nil
+}
+
+func (p *platform) Reply(context.Context, string, chat.Message) Reply { return &platformReply{p: p} }
+
+func (p *platform) snapshot() ([]string, []agent.Event) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]string(nil), p.posts...), append([]agent.Event(nil), p.ends...)
+}
+
+type platformReply struct{ p *platform }
+
+func (r *platformReply) Event(ev agent.Event) {
+	if ev.Type == agent.EventAgentEnd {
+		r.p.mu.Lock()
+		r.p.ends = append(r.p.ends, ev)
+		r.p.mu.Unlock()
+	}
+}
+func (r *platformReply) Upload(context.Context, string, string) error { return nil }
+func (r *platformReply) Close(context.Context) error                  { return nil }
+
+type hubRig struct {
+	hub   *Hub
+	plat  *platform
+	llm   *fakellm.Server
+	store *store.Store
+}
+
+func newHubRig(t *testing.T, cfg config.Adapter) *hubRig {
+	t.Helper()
+	srv := fakellm.New(fakellm.WithAPIKey("k"))
+	t.Cleanup(srv.Close)
+	st, err := store.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	exec, err := sandbox.NewHost(st.Workspace())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ag := agent.New(st, agent.Options{
+		Provider: anthropic.New(anthropic.Options{APIKey: "k", BaseURL: srv.URL()}),
+		Model:    llm.Lookup("anthropic", "claude-sonnet-4-5"), Exec: exec, Tools: tools.Builtin(),
+	})
+	h := New(st, ag, nil)
+	plat := &platform{}
+	cfg.Name, cfg.Type = "plat", "test"
+	if err := h.Register(plat, cfg); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		h.Shutdown(context.Background())
+		st.Close()
+	})
+	return &hubRig{hub: h, plat: plat, llm: srv, store: st}
+}
+
+func msg(id, user, text string, mention, dm bool) chat.Message {
+	return chat.Message{ID: id, ChannelID: "C1", TS: time.Now(), Sender: chat.User{ID: user, Username: user},
+		Text: text, IsMention: mention, IsDM: dm}
+}
+
+func (r *hubRig) receive(t *testing.T, m chat.Message) {
+	t.Helper()
+	if err := r.hub.Receive(context.Background(), "plat", m); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (r *hubRig) idle(t *testing.T) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := r.hub.WaitIdle(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (r *hubRig) logTexts(t *testing.T) []string {
+	ch, err := r.store.Channel("plat", "C1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	ch.ReadLog(0, func(m chat.Message, _ store.LogPos) error {
+		texts = append(texts, m.Text)
+		return nil
+	})
+	return texts
+}
+
+func TestOnlyMentionsAndDMsTrigger(t *testing.T) {
+	r := newHubRig(t, config.Adapter{DM: config.DMPolicy{Everyone: true}})
+	r.receive(t, msg("1", "bea", "just chatting", false, false))
+	bot := msg("2", "ci", "build failed", true, false)
+	bot.Sender.IsBot = true
+	r.receive(t, bot)
+	r.llm.Enqueue(fakellm.Text("hi bea"))
+	r.receive(t, msg("3", "bea", "hello mom", true, false))
+	r.idle(t)
+	if n := len(r.llm.Requests()); n != 1 {
+		t.Fatalf("%d model requests, want 1 (only the mention)", n)
+	}
+	if got := strings.Join(r.logTexts(t), "|"); got != "just chatting|build failed|hello mom|hi bea" {
+		t.Errorf("log = %s", got)
+	}
+}
+
+func TestDMPolicy(t *testing.T) {
+	r := newHubRig(t, config.Adapter{DM: config.DMPolicy{Users: []string{"bea"}}, Admins: []string{"boss"}})
+	r.llm.Default(fakellm.Text("ok"))
+	r.receive(t, msg("1", "eve", "let me in", true, true))
+	r.receive(t, msg("2", "eve", "please", true, true))
+	r.receive(t, msg("3", "bea", "hi", true, true))
+	r.idle(t)
+	r.receive(t, msg("4", "boss", "hi", true, true))
+	r.idle(t)
+	r.receive(t, msg("5", "eve", "in a channel", true, false)) // channel mentions are open to all
+	r.idle(t)
+	if n := len(r.llm.Requests()); n != 3 {
+		t.Errorf("%d model requests, want 3 (bea, boss, and eve's channel mention)", n)
+	}
+	r.hub.Shutdown(context.Background()) // wait for the notices
+	posts, _ := r.plat.snapshot()
+	refusals := 0
+	for _, p := range posts {
+		if strings.Contains(p, "only take direct messages") {
+			refusals++
+		}
+	}
+	if refusals != 1 {
+		t.Errorf("eve was refused %d times, want once: %q", refusals, posts)
+	}
+}
+
+func TestReceiveAfterShutdownIsRefused(t *testing.T) {
+	r := newHubRig(t, config.Adapter{})
+	r.hub.Shutdown(context.Background())
+	err := r.hub.Receive(context.Background(), "plat", msg("1", "bea", "hi", true, false))
+	if !errors.Is(err, ErrClosed) {
+		t.Errorf("err = %v, want ErrClosed", err)
+	}
+	if err := r.hub.Receive(context.Background(), "nosuch", msg("1", "bea", "hi", true, false)); err == nil {
+		t.Error("a message from an unregistered adapter was accepted")
+	}
+}
+
+func TestShutdownAbortsRuns(t *testing.T) {
+	r := newHubRig(t, config.Adapter{})
+	hold := make(chan struct{})
+	defer close(hold)
+	r.llm.Enqueue(fakellm.Reply{Text: "working", Hold: hold})
+	r.receive(t, msg("1", "bea", "long job", true, false))
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	r.llm.WaitRequests(ctx, 1)
+	if err := r.hub.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	_, ends := r.plat.snapshot()
+	if len(ends) != 1 || ends[0].StopReason != llm.StopAborted {
+		t.Errorf("run ends = %+v, want one aborted", ends)
+	}
+}
+
+func TestIsStop(t *testing.T) {
+	for text, want := range map[string]bool{
+		"stop": true, " Stop ": true, "STOP!": true, "stop.": true, "/stop": true,
+		"stop it": false, "don't stop": false, "": false,
+	} {
+		if got := isStop(text); got != want {
+			t.Errorf("isStop(%q) = %v", text, got)
+		}
+	}
+}

@@ -1,0 +1,157 @@
+package hub
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/mom-agent/mom/internal/agent"
+	"github.com/mom-agent/mom/internal/chat"
+	"github.com/mom-agent/mom/internal/config"
+	"github.com/mom-agent/mom/internal/llm"
+	"github.com/mom-agent/mom/internal/store"
+)
+
+// job is one run waiting for its channel.
+type job struct {
+	mem *member
+	ch  *store.Channel
+	msg chat.Message
+	// logEnd is the log offset just past the trigger (see agent.Request.LogEnd).
+	logEnd int64
+}
+
+// queue is a channel's line of runs. It exists while the channel has a run going or waiting;
+// its worker goroutine removes it when the line is empty.
+type queue struct {
+	jobs []job
+}
+
+// trigger starts j now when its channel is free, and otherwise applies the adapter's busy
+// policy.
+func (h *Hub) trigger(mem *member, ch *store.Channel, j job) {
+	key := ch.Key()
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		return
+	}
+	q, exists := h.queues[key]
+	// Busy means a run is in progress or another trigger waits. A run that has ended but is
+	// still finishing its reply, or one about to start, takes j next without a fuss.
+	if !exists || (len(q.jobs) <= 1 && !h.agent.IsRunning(key)) {
+		h.enqueueLocked(key, j)
+		h.mu.Unlock()
+		return
+	}
+	switch mem.cfg.Busy {
+	case config.BusyQueue:
+		if len(q.jobs)-1 >= maxQueued { // jobs[0] is the run in progress
+			h.mu.Unlock()
+			h.notice(mem, j.msg, "_Too many messages are waiting already; I'll see this one with the next run._")
+			return
+		}
+		q.jobs = append(q.jobs, j)
+		h.mu.Unlock()
+	case config.BusySteer:
+		h.mu.Unlock()
+		if h.agent.Steer(key, j.msg) {
+			return
+		}
+		// The run ended between the check and the handover: queue it like any other.
+		h.mu.Lock()
+		if !h.closed {
+			h.enqueueLocked(key, j)
+		}
+		h.mu.Unlock()
+	default:
+		h.mu.Unlock()
+		h.notice(mem, j.msg, "_Already working. Say `"+stopHint(mem, j.msg)+"` to cancel._")
+	}
+}
+
+// enqueueLocked adds j to key's line, starting a worker when there is none. h.mu is held.
+func (h *Hub) enqueueLocked(key string, j job) {
+	if q, ok := h.queues[key]; ok {
+		q.jobs = append(q.jobs, j)
+		return
+	}
+	if len(h.queues) == 0 {
+		h.idle = make(chan struct{})
+	}
+	h.queues[key] = &queue{jobs: []job{j}}
+	h.wg.Add(1)
+	go h.work(key)
+}
+
+// work runs a channel's jobs one after another until none is left.
+func (h *Hub) work(key string) {
+	defer h.wg.Done()
+	for {
+		h.mu.Lock()
+		q := h.queues[key]
+		if q == nil || len(q.jobs) == 0 {
+			delete(h.queues, key)
+			if len(h.queues) == 0 && h.idle != nil {
+				close(h.idle)
+				h.idle = nil
+			}
+			h.mu.Unlock()
+			return
+		}
+		j := q.jobs[0]
+		h.mu.Unlock()
+
+		h.run(j)
+
+		h.mu.Lock()
+		if q := h.queues[key]; q != nil && len(q.jobs) > 0 {
+			q.jobs = q.jobs[1:]
+		}
+		h.mu.Unlock()
+	}
+}
+
+// run answers one trigger and shows the run through the adapter's Reply.
+func (h *Hub) run(j job) {
+	if h.ctx.Err() != nil {
+		return
+	}
+	start := time.Now()
+	reply := j.mem.replier.Reply(h.ctx, j.msg.ChannelID, j.msg)
+	res := h.agent.HandleMessage(h.ctx, agent.Request{
+		Channel: j.ch, Trigger: j.msg, LogEnd: j.logEnd, Context: h.channelContext(j.mem, j.msg),
+		Sink: reply.Event, Upload: reply.Upload,
+	})
+	// The reply's last platform calls must finish even when mom is shutting down, so people
+	// see how the run ended; they get a few seconds of their own.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(h.ctx), 10*time.Second)
+	defer cancel()
+	if err := reply.Close(ctx); err != nil {
+		h.log.Warn("could not finish the reply", "channel", j.ch.Key(), "err", err)
+	}
+	level := slog.LevelInfo
+	if res.StopReason == llm.StopError {
+		level = slog.LevelWarn
+	}
+	h.log.Log(ctx, level, "run finished", "channel", j.ch.Key(), "user", j.msg.Sender.Username,
+		"stopReason", res.StopReason, "error", res.ErrorMessage, "took", time.Since(start).Round(time.Millisecond))
+}
+
+// channelContext gathers what the agent should know about where the trigger came from.
+func (h *Hub) channelContext(mem *member, m chat.Message) agent.ChannelContext {
+	cc := agent.ChannelContext{
+		AdapterType: mem.cfg.Type, IsDM: m.IsDM, Users: mem.Users(), Channels: mem.Channels(),
+		ChannelName: m.ChannelID,
+	}
+	for _, c := range cc.Channels {
+		if c.ID == m.ChannelID {
+			cc.ChannelName = c.Name
+			break
+		}
+	}
+	if b, ok := mem.Adapter.(BotUser); ok {
+		cc.Bot = b.Bot()
+	}
+	return cc
+}

@@ -1,0 +1,57 @@
+// Package render turns agent events into what people see on a platform. This file holds the
+// usage summary every adapter shows at the end of a run.
+package render
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mom-agent/mom/internal/agent"
+)
+
+// Tokens formats a token count the way pi does: 999, 1.2k, 12k, 1.2M.
+func Tokens(n int) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprintf("%d", n)
+	case n < 10_000:
+		return fmt.Sprintf("%.1fk", float64(n)/1000)
+	case n < 1_000_000:
+		return fmt.Sprintf("%dk", (n+500)/1000)
+	default:
+		return fmt.Sprintf("%.1fM", float64(n)/1_000_000)
+	}
+}
+
+// Cost formats dollars with enough digits to tell small runs apart.
+func Cost(usd float64) string {
+	if usd < 1 {
+		return fmt.Sprintf("$%.4f", usd)
+	}
+	return fmt.Sprintf("$%.2f", usd)
+}
+
+// UsageLine summarizes an agent_end event on one line:
+// "3.1k in, 120 out · cache 2.0k read, 0 write · context 5.2k of 200k (2.6%) · $0.0123".
+// It returns "" when the run used no tokens.
+func UsageLine(ev agent.Event) string {
+	if ev.Usage == nil {
+		return ""
+	}
+	u := *ev.Usage
+	if u.Input+u.Output+u.CacheRead+u.CacheWrite == 0 {
+		return ""
+	}
+	parts := []string{fmt.Sprintf("%s in, %s out", Tokens(u.Input), Tokens(u.Output))}
+	if u.CacheRead+u.CacheWrite > 0 {
+		parts = append(parts, fmt.Sprintf("cache %s read, %s write", Tokens(u.CacheRead), Tokens(u.CacheWrite)))
+	}
+	if ev.ContextWindow > 0 && ev.ContextTokens > 0 {
+		parts = append(parts, fmt.Sprintf("context %s of %s (%.1f%%)", Tokens(ev.ContextTokens),
+			Tokens(ev.ContextWindow), 100*float64(ev.ContextTokens)/float64(ev.ContextWindow)))
+	}
+	if u.Cost.Total > 0 {
+		parts = append(parts, Cost(u.Cost.Total))
+	}
+	return strings.Join(parts, " · ")
+}
