@@ -1,0 +1,164 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/mom-agent/mom/internal/agent"
+	"github.com/mom-agent/mom/internal/config"
+	"github.com/mom-agent/mom/internal/hub"
+	"github.com/mom-agent/mom/internal/llm"
+	"github.com/mom-agent/mom/internal/llm/anthropic"
+	"github.com/mom-agent/mom/internal/llm/openai"
+	"github.com/mom-agent/mom/internal/sandbox"
+	"github.com/mom-agent/mom/internal/store"
+	"github.com/mom-agent/mom/internal/tools"
+)
+
+// app is a started mom: config, storage, agent and hub, without adapters.
+type app struct {
+	dir   string
+	cfg   *config.Config
+	log   *slog.Logger
+	store *store.Store
+	agent *agent.Agent
+	hub   *hub.Hub
+
+	unlock func()
+}
+
+// loadConfig creates the data directory on first start, loads config.json and applies the
+// command-line overrides.
+func loadConfig(dir string, fl commonFlags, io stdio) (*config.Config, error) {
+	created, err := config.EnsureDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	if created {
+		fmt.Fprintf(io.err, "Created %s with the terminal adapter enabled. Edit it to add Slack, Discord, Telegram or the web chat.\n",
+			filepath.Join(dir, "config.json"))
+	}
+	return readConfig(filepath.Join(dir, config.FileName), fl)
+}
+
+// readConfig loads a config file, applies the command-line overrides and resolves defaults
+// that depend on the environment (the provider and its key).
+func readConfig(path string, fl commonFlags) (*config.Config, error) {
+	cfg, err := config.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	if fl.model != "" {
+		if err := cfg.ApplyModelFlag(fl.model); err != nil {
+			return nil, fmt.Errorf("%w: %v", errUsage, err)
+		}
+	}
+	if fl.sandbox != "" {
+		if err := cfg.ApplySandboxFlag(fl.sandbox); err != nil {
+			return nil, fmt.Errorf("%w: %v", errUsage, err)
+		}
+	}
+	if err := cfg.Resolve(os.LookupEnv); err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+// start opens the data directory and builds everything but the adapters.
+func start(dir string, cfg *config.Config, log *slog.Logger, io stdio) (*app, error) {
+	unlock, err := lockDataDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	a := &app{dir: dir, cfg: cfg, log: log, unlock: unlock}
+	if err := a.build(io); err != nil {
+		a.close()
+		return nil, err
+	}
+	return a, nil
+}
+
+func (a *app) build(io stdio) error {
+	st, err := store.Open(a.dir)
+	if err != nil {
+		return err
+	}
+	a.store = st
+	exec, err := newExecutor(a.cfg.Sandbox, st.Workspace())
+	if err != nil {
+		return err
+	}
+	if exec.Kind() == "host" {
+		a.log.Warn("commands run directly on this machine, as this user (sandbox: host)")
+	}
+	m := a.cfg.Model
+	model := llm.Lookup(m.Provider, m.ID)
+	if m.ContextWindow > 0 {
+		model.ContextWindow = m.ContextWindow
+	}
+	if !model.Known {
+		a.log.Info("model not in the catalog: costs show as zero", "model", m.Provider+"/"+m.ID)
+	}
+	hint := a.cfg.MissingKeyHint()
+	var provider llm.Provider
+	if hint != "" {
+		fmt.Fprintln(io.err, hint)
+	} else {
+		provider = newProvider(m, a.log)
+	}
+	a.agent = agent.New(st, agent.Options{
+		Provider: provider, NoProviderHint: hint, Model: model, Thinking: m.Thinking,
+		MaxTokens: m.MaxTokens, Exec: exec, Tools: tools.Builtin(), Logger: a.log,
+		Retry: agent.RetryPolicy{
+			MaxRetries: a.cfg.Retry.MaxRetries, BaseDelay: a.cfg.Retry.BaseDelay, MaxDelay: a.cfg.Retry.MaxDelay,
+		},
+	})
+	a.hub = hub.New(st, a.agent, a.log)
+	return nil
+}
+
+// shutdown aborts runs, waits briefly for them to record how they ended, and flushes files.
+func (a *app) shutdown() {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if a.hub != nil {
+		if err := a.hub.Shutdown(ctx); err != nil {
+			a.log.Warn("shutting down", "err", err)
+		}
+	}
+	a.close()
+}
+
+func (a *app) close() {
+	if a.store != nil {
+		if err := a.store.Close(); err != nil {
+			a.log.Error("could not flush files", "err", err)
+		}
+		a.store = nil
+	}
+	if a.unlock != nil {
+		a.unlock()
+		a.unlock = nil
+	}
+}
+
+func newProvider(m config.Model, log *slog.Logger) llm.Provider {
+	if m.Provider == config.ProviderOpenAI {
+		return openai.New(openai.Options{APIKey: m.APIKey, BaseURL: m.BaseURL, Logger: log})
+	}
+	return anthropic.New(anthropic.Options{APIKey: m.APIKey, BaseURL: m.BaseURL, Logger: log})
+}
+
+// newExecutor returns where tools run. Only the host exists so far; docker and bubblewrap are
+// on their way and refused clearly rather than silently replaced by the host.
+func newExecutor(sb config.Sandbox, workspace string) (sandbox.Executor, error) {
+	switch sb.Type {
+	case "", "host":
+		return sandbox.NewHost(workspace)
+	}
+	return nil, fmt.Errorf("sandbox %q is not available in this version of mom yet; use \"host\" (config.json sandbox.type, or --sandbox=host)", sb.Type)
+}

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	fakellm "github.com/mom-agent/mom/internal/fake/llm"
+)
+
+// Scenario benchmarks drive the real binary. Run them without -race for meaningful figures:
+//
+//	go test -run x -bench . ./cmd/mom
+
+// BenchmarkStartup starts `mom <data-dir>` with the terminal adapter and measures the time
+// until it reports that its adapters are running, and its resident memory at that point.
+func BenchmarkStartup(b *testing.B) {
+	w := newWorld(b)
+	var rss []int
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		cmd := exec.Command(momBinary, w.dir, "--log-level", "info")
+		cmd.Env = w.env
+		stdin, _ := cmd.StdinPipe()
+		stderr, _ := cmd.StderrPipe()
+		if err := cmd.Start(); err != nil {
+			b.Fatal(err)
+		}
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() && !strings.Contains(sc.Text(), "mom is running") {
+		}
+		b.StopTimer()
+		rss = append(rss, residentKB(b, cmd.Process.Pid))
+		stdin.Close()
+		go func() {
+			for sc.Scan() {
+			}
+		}()
+		cmd.Wait()
+		b.StartTimer()
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(median(rss))/1024, "rss-MB")
+	if info, err := os.Stat(momBinary); err == nil {
+		b.ReportMetric(float64(info.Size())/(1<<20), "binary-MB")
+	}
+}
+
+// BenchmarkOneShot runs `mom run` with one prompt against an instant fake model: process
+// start, config, storage, one turn, shutdown.
+func BenchmarkOneShot(b *testing.B) {
+	w := newWorld(b)
+	w.llm.Default(fakellm.Text("ok"))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		cmd := exec.Command(momBinary, "run", w.dir, "-m", "hello")
+		cmd.Env = w.env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("%v\n%s", err, out)
+		}
+	}
+}
+
+// residentKB reads a process's resident set size from /proc.
+func residentKB(b *testing.B, pid int) int {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		b.Skipf("no /proc to read memory from: %v", err)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(rest), " kB"))
+			return kb
+		}
+	}
+	b.Fatal("no VmRSS in /proc status")
+	return 0
+}
+
+func median(xs []int) int {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[len(s)/2]
+}

@@ -1,0 +1,155 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	fakellm "github.com/mom-agent/mom/internal/fake/llm"
+)
+
+// gate is a command that blocks until the test releases it, so a run is reliably busy while
+// the test types its next message.
+type gate struct {
+	t                 *testing.T
+	started, released string
+}
+
+func newGate(t *testing.T) gate {
+	dir := t.TempDir()
+	return gate{t: t, started: filepath.Join(dir, "started"), released: filepath.Join(dir, "released")}
+}
+
+func (g gate) command() string {
+	return "touch " + g.started + "; while [ ! -e " + g.released + " ]; do sleep 0.01; done; echo released"
+}
+
+func (g gate) waitStarted() { waitForFile(g.t, g.started) }
+
+func (g gate) release() {
+	if err := os.WriteFile(g.released, nil, 0o644); err != nil {
+		g.t.Fatal(err)
+	}
+}
+
+// allText joins every text of a request, for "was this said" checks.
+func allText(r *fakellm.Request) string {
+	var parts []string
+	for _, m := range r.Messages {
+		for _, b := range m.Content {
+			parts = append(parts, b.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// TestBusyReject: a message during a run gets "Already working"; it is logged and reaches the
+// model with the next run, before that run's trigger.
+func TestBusyReject(t *testing.T) {
+	w := newWorld(t, withBusy("reject"))
+	g := newGate(t)
+	w.llm.Enqueue(
+		fakellm.Calls(fakellm.Call("bash", map[string]any{"label": "working", "command": g.command()})),
+		fakellm.Text("first done"),
+		fakellm.Text("third done"),
+	)
+	p := w.start()
+	p.send("first")
+	g.waitStarted()
+	p.send("second")
+	p.waitFor("Already working. Say `stop` to cancel.")
+	g.release()
+	p.waitFor("first done")
+	p.send("third")
+	p.waitFor("third done")
+	p.quit()
+
+	reqs := w.llm.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests, want 3 (the rejected message must not start a run)", len(reqs))
+	}
+	text := allText(reqs[2])
+	second, third := strings.Index(text, "[ada]: second"), strings.Index(text, "[ada]: third")
+	if second < 0 || third < 0 || second > third {
+		t.Errorf("the rejected message should reach the model before the next trigger:\n%s", text)
+	}
+	if strings.Count(text, "[ada]: second") != 1 {
+		t.Errorf("the rejected message reached the model %d times", strings.Count(text, "[ada]: second"))
+	}
+}
+
+// TestBusyQueue: a message during a run is answered in a run of its own afterwards.
+func TestBusyQueue(t *testing.T) {
+	w := newWorld(t, withBusy("queue"))
+	g := newGate(t)
+	w.llm.Enqueue(
+		fakellm.Calls(fakellm.Call("bash", map[string]any{"label": "working", "command": g.command()})),
+		fakellm.Text("first done"),
+		fakellm.Text("second done"),
+	)
+	p := w.start()
+	p.send("first")
+	g.waitStarted()
+	p.send("second")
+	g.release()
+	p.waitFor("second done")
+	p.quit()
+
+	reqs := w.llm.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests, want 3", len(reqs))
+	}
+	if got := reqs[2].LastUserText(); !strings.HasSuffix(got, "[ada]: second") {
+		t.Errorf("the queued run's trigger = %q", got)
+	}
+	if strings.Contains(allText(reqs[1]), "second") {
+		t.Errorf("the queued message leaked into the first run:\n%s", allText(reqs[1]))
+	}
+	if strings.Contains(p.out.String(), "Already working") {
+		t.Errorf("queue mode rejected a message:\n%s", p.out)
+	}
+}
+
+// TestBusySteer: a message during a run is delivered at the next tool boundary; the turn's
+// remaining tool calls are skipped and the model reads the message in the same run.
+func TestBusySteer(t *testing.T) {
+	w := newWorld(t, withBusy("steer"))
+	g := newGate(t)
+	never := filepath.Join(t.TempDir(), "never")
+	w.llm.Enqueue(
+		fakellm.Calls(
+			fakellm.ToolCall{ID: "toolu_gate", Name: "bash", Args: map[string]any{"label": "working", "command": g.command()}},
+			fakellm.ToolCall{ID: "toolu_skip", Name: "bash", Args: map[string]any{"label": "more work", "command": "touch " + never}},
+		),
+		fakellm.Text("changed course"),
+	)
+	p := w.start()
+	p.send("first")
+	g.waitStarted()
+	p.send("actually, do something else")
+	g.release()
+	p.waitFor("changed course")
+	p.quit()
+
+	reqs := w.llm.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests, want 2 (steering continues the same run)", len(reqs))
+	}
+	res, _ := reqs[1].ToolResult("toolu_skip")
+	if !res.IsError || !strings.Contains(res.Text, "Skipped due to queued user message") {
+		t.Errorf("the remaining call's result = %+v", res)
+	}
+	if _, err := os.Stat(never); err == nil {
+		t.Error("the skipped command ran")
+	}
+	if got := reqs[1].LastUserText(); !strings.Contains(got, "[ada]: actually, do something else") {
+		t.Errorf("the steering message = %q", got)
+	}
+	// The steered message is in the context once; a later run must not add it again.
+	w.llm.Enqueue(fakellm.Text("ok"))
+	w.mom("", "run", w.dir, "-c", "terminal/local", "-m", "next")
+	if n := strings.Count(allText(w.llm.Requests()[2]), "do something else"); n != 1 {
+		t.Errorf("the steered message reached the model %d times in the next run", n)
+	}
+}

@@ -1,0 +1,42 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"path/filepath"
+
+	"github.com/mom-agent/mom/internal/config"
+)
+
+// cmdCheck is `mom check <data-dir>`: validate config.json and print what would start, without
+// connecting anywhere. It exits 1 with the problem when the config is not valid.
+func cmdCheck(args []string, io stdio) error {
+	fs := flag.NewFlagSet("mom check", flag.ContinueOnError)
+	var fl commonFlags
+	fl.register(fs)
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	dir, err := dataDirArg(pos)
+	if err != nil {
+		return err
+	}
+	cfg, err := readConfig(filepath.Join(dir, config.FileName), fl)
+	if err != nil {
+		return err
+	}
+	if _, err := newExecutor(cfg.Sandbox, filepath.Join(dir, "workspace")); err != nil {
+		return err
+	}
+	for _, ac := range cfg.Adapters {
+		if _, err := newAdapter(ac, io, false); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(io.out, "%s is valid.\n\n%s", cfg.Path, cfg.Summary())
+	if hint := cfg.MissingKeyHint(); hint != "" {
+		fmt.Fprintf(io.out, "\nWarning: %s\n", hint)
+	}
+	return nil
+}

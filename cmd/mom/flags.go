@@ -1,0 +1,87 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"runtime/debug"
+	"strings"
+)
+
+// errUsage marks errors in how mom was called; they are printed with the usage text.
+var errUsage = errors.New("usage")
+
+// commonFlags are the flags every command that starts mom accepts.
+type commonFlags struct {
+	model    string
+	sandbox  string
+	logLevel string
+}
+
+func (c *commonFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&c.model, "model", "", "provider/id of the model")
+	fs.StringVar(&c.sandbox, "sandbox", "", "host, docker:<container> or bwrap")
+	fs.StringVar(&c.logLevel, "log-level", "", "debug, info, warn or error")
+}
+
+// parse parses flags that may come before or after the positional arguments ("mom ./data
+// --model x" works like "mom --model x ./data") and returns the positional ones.
+func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	fs.SetOutput(io.Discard)
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, fmt.Errorf("%w: %v", errUsage, err)
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+// dataDirArg returns the one data directory argument.
+func dataDirArg(pos []string) (string, error) {
+	switch len(pos) {
+	case 0:
+		return "", fmt.Errorf("%w: the data directory is missing (e.g. mom ./data)", errUsage)
+	case 1:
+		return pos[0], nil
+	}
+	return "", fmt.Errorf("%w: one data directory expected, got %q", errUsage, strings.Join(pos, " "))
+}
+
+// newLogger returns the process's logger, writing text lines to w.
+func newLogger(w io.Writer, level string, fallback slog.Level) (*slog.Logger, error) {
+	lvl := fallback
+	if level != "" {
+		if err := lvl.UnmarshalText([]byte(level)); err != nil {
+			return nil, fmt.Errorf("%w: --log-level must be debug, info, warn or error, not %q", errUsage, level)
+		}
+	}
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: lvl})), nil
+}
+
+func versionString() string {
+	if version != "" {
+		return version
+	}
+	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
+		return info.Main.Version
+	}
+	return "dev"
+}
+
+// isTerminal reports whether f is a character device such as a terminal.
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

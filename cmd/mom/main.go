@@ -1,0 +1,92 @@
+// Command mom is a self-hosted LLM agent that lives in chat.
+//
+//	mom [--sandbox=host|docker:<container>|bwrap] [--model provider/id] <data-dir>
+//	mom run [flags] <data-dir> -m "prompt" [-c adapter/channel]
+//	mom check <data-dir>
+//	mom version
+//
+// The first form starts every adapter in <data-dir>/config.json (creating a commented config
+// with the terminal adapter on first run) and runs until SIGINT or SIGTERM.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// version is set at build time with -ldflags "-X main.version=v1.2.3"; otherwise the module
+// version from the build info is shown.
+var version = ""
+
+// stdio is the process's standard streams, passed down so commands can be run from tests.
+type stdio struct {
+	in       io.Reader
+	out, err io.Writer
+	// inTTY and outTTY say whether stdin and stdout are terminals.
+	inTTY, outTTY bool
+}
+
+func main() {
+	io := stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr, inTTY: isTerminal(os.Stdin), outTTY: isTerminal(os.Stdout)}
+	os.Exit(run(context.Background(), os.Args[1:], io))
+}
+
+// exitCode is an error that sets the process's exit status without printing anything more.
+type exitCode int
+
+func (e exitCode) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
+
+// run dispatches to a sub-command and turns its error into an exit status.
+func run(ctx context.Context, args []string, io stdio) int {
+	var err error
+	cmd := ""
+	if len(args) > 0 {
+		cmd = args[0]
+	}
+	switch cmd {
+	case "run":
+		err = cmdRun(ctx, args[1:], io)
+	case "check":
+		err = cmdCheck(args[1:], io)
+	case "version", "--version", "-version":
+		fmt.Fprintln(io.out, "mom", versionString())
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(io.out, usage)
+	default:
+		err = cmdServe(ctx, args, io)
+	}
+	var code exitCode
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &code):
+		return int(code)
+	case errors.Is(err, errUsage):
+		fmt.Fprintf(io.err, "mom: %v\n\n%s", err, usage)
+		return 2
+	default:
+		fmt.Fprintf(io.err, "mom: %v\n", err)
+		return 1
+	}
+}
+
+const usage = `Usage:
+  mom [flags] <data-dir>                         start every adapter in <data-dir>/config.json
+  mom run [flags] <data-dir> -m "prompt"         answer one prompt and print the answer
+  mom check [flags] <data-dir>                   validate config.json and show what would start
+  mom version                                    print the version
+
+Flags:
+  --model provider/id      use this model (e.g. anthropic/claude-sonnet-4-5, openai/gpt-4.1)
+  --sandbox kind           where commands run: host, docker:<container> or bwrap
+  --log-level level        debug, info, warn or error (default info; warn in the terminal)
+
+Flags of mom run:
+  -m prompt                the prompt ("-" reads it from stdin)
+  -c adapter/channel       the conversation to continue (default run/local)
+
+On first start mom creates <data-dir>/config.json with the terminal adapter enabled.
+`

@@ -1,0 +1,183 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"os/user"
+	"syscall"
+	"time"
+
+	"github.com/mom-agent/mom/internal/adapter/cli"
+	"github.com/mom-agent/mom/internal/chat"
+	"github.com/mom-agent/mom/internal/config"
+)
+
+// cmdServe is `mom <data-dir>`: start every configured adapter and run until told to stop.
+func cmdServe(ctx context.Context, args []string, io stdio) error {
+	fs := flag.NewFlagSet("mom", flag.ContinueOnError)
+	var fl commonFlags
+	fl.register(fs)
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	dir, err := dataDirArg(pos)
+	if err != nil {
+		return err
+	}
+	cfg, err := loadConfig(dir, fl, io)
+	if err != nil {
+		return err
+	}
+	interactive := hasTerminal(cfg) && io.inTTY
+	defLevel := slog.LevelInfo
+	if interactive {
+		defLevel = slog.LevelWarn // the terminal is for the conversation
+	}
+	log, err := newLogger(io.err, fl.logLevel, defLevel)
+	if err != nil {
+		return err
+	}
+	a, err := start(dir, cfg, log, io)
+	if err != nil {
+		return err
+	}
+	defer a.shutdown()
+
+	var terminal *cli.Adapter
+	var adapters []chat.Adapter
+	for _, ac := range cfg.Adapters {
+		ad, err := newAdapter(ac, io, interactive)
+		if err != nil {
+			return err
+		}
+		if t, ok := ad.(*cli.Adapter); ok {
+			if terminal != nil {
+				return fmt.Errorf("adapters %s and %s are both terminals; only one can read the keyboard", terminal.Name(), ac.Name)
+			}
+			terminal = t
+		}
+		if err := a.hub.Register(ad, ac); err != nil {
+			return err
+		}
+		adapters = append(adapters, ad)
+	}
+	if len(adapters) == 0 {
+		return fmt.Errorf("%s has no adapters: add one under \"adapters\" (e.g. \"terminal\": {\"type\": \"cli\"})", cfg.Path)
+	}
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	started := time.Now()
+	for _, ad := range adapters {
+		if err := ad.Start(ctx, a.hub); err != nil {
+			return fmt.Errorf("adapter %s: %w", ad.Name(), err)
+		}
+		defer stopAdapter(ad, log)
+	}
+	log.Info("mom is running", "adapters", len(adapters), "startup", time.Since(started).Round(time.Microsecond))
+	if interactive {
+		fmt.Fprintf(io.err, "mom %s · %s/%s · type a message, Ctrl-C stops a run, Ctrl-D quits\n",
+			versionString(), cfg.Model.Provider, cfg.Model.ID)
+	}
+	return a.wait(ctx, terminal, len(adapters) == 1, io)
+}
+
+// wait runs until SIGTERM, SIGINT (Ctrl-C stops a terminal run first; a second one quits),
+// or the end of the terminal's input when the terminal is the only adapter.
+func (a *app) wait(ctx context.Context, terminal *cli.Adapter, terminalOnly bool, io stdio) error {
+	sig := make(chan os.Signal, 2)
+	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
+	defer signal.Stop(sig)
+
+	var inputDone <-chan struct{}
+	var termKey string
+	if terminal != nil {
+		inputDone = terminal.Done()
+		termKey = terminal.Name() + "/" + cli.ChannelID
+	}
+	var lastInterrupt time.Time
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case s := <-sig:
+			if s == syscall.SIGINT && terminal != nil && a.agent.IsRunning(termKey) && time.Since(lastInterrupt) > 3*time.Second {
+				lastInterrupt = time.Now()
+				a.agent.Abort(termKey)
+				fmt.Fprintln(io.err, "\n(stopping the run; press Ctrl-C again to quit)")
+				continue
+			}
+			a.log.Info("shutting down", "signal", s.String())
+			return nil
+		case <-inputDone:
+			inputDone = nil
+			if !terminalOnly {
+				a.log.Info("terminal input ended; the other adapters keep running")
+				continue
+			}
+			// Piped input: answer everything that was sent before leaving.
+			_ = waitIdleOrSignal(a, sig)
+			return nil
+		}
+	}
+}
+
+// waitIdleOrSignal waits for the runs in progress to finish, or for a signal to give up.
+func waitIdleOrSignal(a *app, sig <-chan os.Signal) error {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		select {
+		case <-sig:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return a.hub.WaitIdle(ctx)
+}
+
+func stopAdapter(ad chat.Adapter, log *slog.Logger) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := ad.Stop(ctx); err != nil {
+		log.Warn("could not stop adapter", "adapter", ad.Name(), "err", err)
+	}
+}
+
+// newAdapter builds the adapter a config entry describes.
+func newAdapter(ac config.Adapter, io stdio, interactive bool) (chat.Adapter, error) {
+	switch ac.Type {
+	case "cli":
+		return cli.New(cli.Options{
+			Name: ac.Name, In: io.in, Out: io.out, Progress: io.err, User: localUser(),
+			Interactive: interactive && io.outTTY,
+		}), nil
+	}
+	return nil, fmt.Errorf("adapter %s: type %q is not available in this version of mom", ac.Name, ac.Type)
+}
+
+func hasTerminal(cfg *config.Config) bool {
+	for _, ac := range cfg.Adapters {
+		if ac.Type == "cli" {
+			return true
+		}
+	}
+	return false
+}
+
+// localUser is the person at the terminal, named after their login.
+func localUser() chat.User {
+	name := os.Getenv("USER")
+	if u, err := user.Current(); err == nil && name == "" {
+		name = u.Username
+	}
+	if name == "" {
+		name = "user"
+	}
+	return chat.User{ID: name, Username: name}
+}
