@@ -96,16 +96,16 @@ func (p *Provider) Stream(ctx context.Context, req *llm.Request, onEvent func(ll
 
 	switch {
 	case ctx.Err() != nil:
-		return acc.partial(llm.StopAborted, ""), fmt.Errorf("anthropic request: %w", ctx.Err())
+		return acc.Finish(llm.StopAborted, ""), fmt.Errorf("anthropic request: %w", ctx.Err())
 	case guard.Stalled():
 		e := llm.StallError(providerName, guard.Limit())
-		return acc.partial(llm.StopError, e.Error()), e
+		return acc.Finish(llm.StopError, e.Error()), e
 	case err != nil:
 		e := classify(err)
-		return acc.partial(llm.StopError, e.Error()), e
+		return acc.Finish(llm.StopError, e.Error()), e
 	case !acc.stopped:
 		e := &llm.Error{Kind: llm.ErrTransient, Provider: providerName, Message: llm.ErrStreamEndedEarly.Error(), Err: llm.ErrStreamEndedEarly}
-		return acc.partial(llm.StopError, e.Error()), e
+		return acc.Finish(llm.StopError, e.Error()), e
 	}
 	return acc.final(), nil
 }

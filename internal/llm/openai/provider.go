@@ -100,16 +100,16 @@ func (p *Provider) Stream(ctx context.Context, req *llm.Request, onEvent func(ll
 
 	switch {
 	case ctx.Err() != nil:
-		return acc.partial(llm.StopAborted, ""), fmt.Errorf("openai request: %w", ctx.Err())
+		return acc.Finish(llm.StopAborted, ""), fmt.Errorf("openai request: %w", ctx.Err())
 	case guard.Stalled():
 		e := llm.StallError(providerName, guard.Limit())
-		return acc.partial(llm.StopError, e.Error()), e
+		return acc.Finish(llm.StopError, e.Error()), e
 	case err != nil:
 		e := classify(err, res)
-		return acc.partial(llm.StopError, e.Error()), e
+		return acc.Finish(llm.StopError, e.Error()), e
 	case acc.finish == "":
 		e := &llm.Error{Kind: llm.ErrTransient, Provider: providerName, Message: llm.ErrStreamEndedEarly.Error(), Err: llm.ErrStreamEndedEarly}
-		return acc.partial(llm.StopError, e.Error()), e
+		return acc.Finish(llm.StopError, e.Error()), e
 	}
 	return acc.final(), nil
 }

@@ -1,11 +1,9 @@
 package openai
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"strings"
 	"time"
 
 	sdk "github.com/openai/openai-go/v3"
@@ -13,39 +11,25 @@ import (
 	"github.com/mom-agent/mom/internal/llm"
 )
 
-// accumulator builds the assistant message from chunks and reports each piece.
+// accumulator translates Chat Completions chunks into the message builder's calls.
 type accumulator struct {
-	model   llm.Model
-	onEvent func(llm.StreamEvent)
-	log     *slog.Logger
-	msg     llm.Message
-	// calls maps a tool call's stream index to its position in msg.Content.
+	*llm.Builder
+	// calls maps a tool call's stream index to its position in the message.
 	calls  map[int64]int
-	args   map[int]*strings.Builder
 	finish string
-	usage  llm.Usage
 }
 
 func newAccumulator(model llm.Model, onEvent func(llm.StreamEvent), log *slog.Logger) *accumulator {
-	return &accumulator{
-		model: model, onEvent: onEvent, log: log,
-		msg: llm.Message{
-			Role: llm.RoleAssistant, API: llm.APIOpenAI, Provider: providerName, Model: model.ID,
-			Timestamp: time.Now().UnixMilli(), Content: []llm.Content{},
-		},
-		calls: map[int64]int{}, args: map[int]*strings.Builder{},
-	}
+	return &accumulator{Builder: llm.NewBuilder(providerName, llm.APIOpenAI, model, onEvent, log), calls: map[int64]int{}}
 }
 
 func (a *accumulator) handle(ch sdk.ChatCompletionChunk) {
-	if ch.Model != "" {
-		a.msg.Model = ch.Model
-	}
+	a.SetModel(ch.Model)
 	if ch.JSON.Usage.Valid() {
 		u := ch.Usage
 		cached := int(u.PromptTokensDetails.CachedTokens)
 		written := int(u.PromptTokensDetails.CacheWriteTokens)
-		a.usage = llm.Usage{
+		a.Usage = llm.Usage{
 			Input: max(0, int(u.PromptTokens)-cached-written), Output: int(u.CompletionTokens),
 			CacheRead: cached, CacheWrite: written,
 		}
@@ -94,23 +78,18 @@ func reasoning(d sdk.ChatCompletionChunkChoiceDelta) string {
 }
 
 // appendBlock adds text or reasoning to the last block when it is of the same type, and
-// starts a new block otherwise.
+// starts a new block otherwise: the protocol has no block boundaries of its own.
 func (a *accumulator) appendBlock(typ llm.ContentType, s string) {
-	n := len(a.msg.Content)
-	if n == 0 || a.msg.Content[n-1].Type != typ {
-		a.msg.Content = append(a.msg.Content, llm.Content{Type: typ})
-		n++
+	n := a.Len()
+	if n == 0 || a.Block(n-1).Type != typ {
+		a.Start(llm.Content{Type: typ, Text: s, Thinking: s})
+		return
 	}
-	c := &a.msg.Content[n-1]
-	ev := llm.StreamEvent{Index: n - 1, Delta: s}
 	if typ == llm.TypeThinking {
-		c.Thinking += s
-		ev.Type = llm.EventThinkingDelta
+		a.AppendThinking(n-1, s)
 	} else {
-		c.Text += s
-		ev.Type = llm.EventTextDelta
+		a.AppendText(n-1, s)
 	}
-	a.onEvent(ev)
 }
 
 // toolCall follows one tool call through its chunks: the first names it (id and function
@@ -119,77 +98,34 @@ func (a *accumulator) appendBlock(typ llm.ContentType, s string) {
 // a known index starts a new call.
 func (a *accumulator) toolCall(tc sdk.ChatCompletionChunkChoiceDeltaToolCall) {
 	pos, ok := a.calls[tc.Index]
-	if ok && tc.ID != "" && tc.ID != a.msg.Content[pos].ID {
+	if ok && tc.ID != "" && tc.ID != a.Block(pos).ID {
 		ok = false
 	}
 	if !ok {
-		pos = len(a.msg.Content)
 		id := tc.ID
 		if id == "" {
-			id = fmt.Sprintf("call_%d_%d", a.msg.Timestamp, pos)
+			id = fmt.Sprintf("call_%d_%d", time.Now().UnixMilli(), a.Len())
 		}
-		a.msg.Content = append(a.msg.Content, llm.Content{Type: llm.TypeToolCall, ID: id, Name: tc.Function.Name})
+		pos = a.Start(llm.Content{Type: llm.TypeToolCall, ID: id, Name: tc.Function.Name})
 		a.calls[tc.Index] = pos
-		a.args[pos] = &strings.Builder{}
-		a.onEvent(llm.StreamEvent{Type: llm.EventToolCallStart, Index: pos, ToolCallID: id, ToolName: tc.Function.Name})
-	} else if c := &a.msg.Content[pos]; c.Name == "" && tc.Function.Name != "" {
+	} else if c := a.Block(pos); c.Name == "" && tc.Function.Name != "" {
 		c.Name = tc.Function.Name
 	}
-	if frag := tc.Function.Arguments; frag != "" {
-		a.args[pos].WriteString(frag)
-		a.onEvent(llm.StreamEvent{Type: llm.EventToolCallDelta, Index: pos, Delta: frag})
-	}
-}
-
-// settle parses the tool calls' arguments. Arguments that are not a JSON object become {} so
-// the tool's own validation tells the model what is missing; the raw text is logged, because
-// it is the only trace of what the model actually sent.
-func (a *accumulator) settle() {
-	for pos, b := range a.args {
-		c := &a.msg.Content[pos]
-		raw := bytes.TrimSpace([]byte(b.String()))
-		switch {
-		case len(raw) == 0:
-			c.Arguments = json.RawMessage("{}")
-		case raw[0] == '{' && json.Valid(raw):
-			c.Arguments = json.RawMessage(raw)
-		default:
-			c.Arguments = json.RawMessage("{}")
-			a.log.Warn("the model sent tool arguments that are not a JSON object; the tool gets {}",
-				"provider", providerName, "model", a.msg.Model, "tool", c.Name, "call", c.ID, "arguments", string(raw))
-		}
-	}
-	clear(a.args)
+	a.AppendArgs(pos, tc.Function.Arguments)
 }
 
 // final returns the complete answer with its stop reason, usage and cost. Some servers
 // (older Ollama) report "stop" for an answer that calls tools; the calls decide.
 func (a *accumulator) final() *llm.Message {
-	a.settle()
-	m := a.msg
-	m.Usage = a.model.Price.Apply(a.usage)
 	switch a.finish {
 	case "length":
-		m.StopReason = llm.StopLength
-	case "tool_calls", "function_call":
-		m.StopReason = llm.StopToolUse
+		return a.Finish(llm.StopLength, "")
 	case "content_filter":
-		m.StopReason = llm.StopError
-		m.ErrorMessage = "The provider's content filter stopped the answer."
-	default:
-		m.StopReason = llm.StopEnd
+		return a.Finish(llm.StopError, "The provider's content filter stopped the answer.")
 	}
-	if m.StopReason == llm.StopEnd && len(m.ToolCalls()) > 0 {
+	m := a.Finish(llm.StopEnd, "")
+	if a.finish == "tool_calls" || a.finish == "function_call" || len(m.ToolCalls()) > 0 {
 		m.StopReason = llm.StopToolUse
 	}
-	return &m
-}
-
-// partial returns what arrived of an answer that failed or was aborted.
-func (a *accumulator) partial(reason llm.StopReason, errMsg string) *llm.Message {
-	a.settle()
-	m := a.msg
-	m.Usage = a.model.Price.Apply(a.usage)
-	m.StopReason, m.ErrorMessage = reason, errMsg
-	return &m
+	return m
 }
