@@ -10,7 +10,7 @@ import (
 	fakellm "github.com/mom-agent/mom/internal/fake/llm"
 )
 
-// TestTerminalConversationWithEveryTool has the model call bash, read, edit and write in a
+// TestTerminalConversationWithEveryTool has the model call bash, read, edit, write and attach in a
 // terminal conversation, and checks that each result reaches the model, that people see each
 // step, and that log.jsonl and context.jsonl hold exactly the documented formats.
 func TestTerminalConversationWithEveryTool(t *testing.T) {
@@ -24,6 +24,8 @@ func TestTerminalConversationWithEveryTool(t *testing.T) {
 			"label": "improve the note", "path": "notes.txt", "oldText": "hello", "newText": "hello world"}}),
 		fakellm.Calls(fakellm.ToolCall{ID: "toolu_write", Name: "write", Args: map[string]any{
 			"label": "write a report", "path": "out/report.md", "content": "# Report\nall good\n"}}),
+		fakellm.Calls(fakellm.ToolCall{ID: "toolu_attach", Name: "attach", Args: map[string]any{
+			"label": "share the report", "path": "out/report.md", "title": "Report"}}),
 		fakellm.Reply{Text: "All **done**.", Usage: &fakellm.Usage{Input: 1200, Output: 30, CacheRead: 800}},
 	)
 	p := w.start()
@@ -34,17 +36,17 @@ func TestTerminalConversationWithEveryTool(t *testing.T) {
 	}
 
 	reqs := w.llm.Requests()
-	if len(reqs) != 5 {
-		t.Fatalf("model got %d requests, want 5", len(reqs))
+	if len(reqs) != 6 {
+		t.Fatalf("model got %d requests, want 6", len(reqs))
 	}
 	if got := reqs[0].LastUserText(); !regexp.MustCompile(`^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\+00:00\] \[ada\]: please tidy up my notes$`).MatchString(got) {
 		t.Errorf("trigger as the model saw it = %q", got)
 	}
 	wantResults := map[string]string{
 		"toolu_bash": "made it", "toolu_read": "hello", "toolu_edit": "Successfully replaced text",
-		"toolu_write": "Successfully wrote 18 bytes",
+		"toolu_write": "Successfully wrote 18 bytes", "toolu_attach": "Attached file: Report",
 	}
-	last := reqs[4]
+	last := reqs[5]
 	for id, want := range wantResults {
 		res, ok := last.ToolResult(id)
 		if !ok || res.IsError || !strings.Contains(res.Text, want) {
@@ -59,7 +61,8 @@ func TestTerminalConversationWithEveryTool(t *testing.T) {
 		t.Errorf("report.md = %q", b)
 	}
 	out := p.out.String()
-	for _, label := range []string{"→ make a note", "→ read the note", "→ improve the note", "→ write a report"} {
+	for _, label := range []string{"→ make a note", "→ read the note", "→ improve the note", "→ write a report",
+		"→ share the report", "attached file: " + filepath.Join(scratch, "out", "report.md") + " (Report)"} {
 		if !strings.Contains(out, label) {
 			t.Errorf("the terminal did not show %q:\n%s", label, out)
 		}
@@ -167,7 +170,7 @@ func checkContext(t *testing.T, path string) {
 			}
 		}
 	}
-	want := "user assistant toolResult assistant toolResult assistant toolResult assistant toolResult assistant"
+	want := "user assistant toolResult assistant toolResult assistant toolResult assistant toolResult assistant toolResult assistant"
 	if got := strings.Join(roles, " "); got != want {
 		t.Errorf("message roles:\n got %s\nwant %s", got, want)
 	}
