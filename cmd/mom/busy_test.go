@@ -60,7 +60,7 @@ func TestBusyReject(t *testing.T) {
 	p.send("second")
 	p.waitFor("Already working. Say `stop` to cancel.")
 	g.release()
-	p.waitFor("first done")
+	p.waitFor("↳ ") // the usage line comes with agent_end, once the run is over
 	p.send("third")
 	p.waitFor("third done")
 	p.quit()

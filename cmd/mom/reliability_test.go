@@ -189,3 +189,25 @@ func TestVersion(t *testing.T) {
 		t.Errorf("mom version: %d %q", res.code, res.stdout)
 	}
 }
+
+// TestHugeAndMultiLineInput: a multi-line one-shot prompt is one message; a line over the
+// 1 MB limit in the terminal is cut with a notice, and the terminal keeps listening.
+func TestHugeAndMultiLineInput(t *testing.T) {
+	w := newWorld(t, withBusy("queue")) // both lines arrive at once; each gets its run
+
+	w.llm.Enqueue(fakellm.Text("one message"))
+	w.ask("first line\nsecond line")
+	if got := w.llm.Requests()[0].LastUserText(); !strings.HasSuffix(got, "[ada]: first line\nsecond line") {
+		t.Errorf("multi-line prompt reached the model as %q", got)
+	}
+
+	w.llm.Enqueue(fakellm.Text("got the big one"), fakellm.Text("and the next"))
+	res := w.mom(strings.Repeat("y", 2<<20)+"\nnext\n", w.dir)
+	if res.code != 0 || !strings.Contains(res.stdout, "longer than 1 MB") || !strings.Contains(res.stdout, "and the next") {
+		t.Fatalf("exit %d\nstdout:\n%.2000s\nstderr:\n%s", res.code, res.stdout, res.stderr)
+	}
+	reqs := w.llm.Requests()
+	if n := len(reqs[1].LastUserText()); n < 1<<20 || n > 1<<20+100 {
+		t.Errorf("the cut message has %d bytes, want about 1 MB", n)
+	}
+}

@@ -77,6 +77,7 @@ func TestCtrlCStopsTheRunThenQuits(t *testing.T) {
 	w.llm.Enqueue(fakellm.Text("still here"))
 	p.send("hello?")
 	p.waitFor("still here")
+	p.waitFor("↳ ", 2) // both runs are over: the next Ctrl-C finds nothing to stop
 	if err := p.cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}

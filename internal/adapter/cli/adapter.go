@@ -23,8 +23,9 @@ import (
 // ChannelID is the id of the terminal's one conversation.
 const ChannelID = "local"
 
-// maxLine is the longest line read from the terminal; longer input is cut there.
-const maxLine = 1 << 20
+// maxMessage is the most text one message may hold; longer input is cut there, and the
+// person is told.
+const maxMessage = 1 << 20
 
 // Options configure the terminal adapter.
 type Options struct {
@@ -84,24 +85,72 @@ func (a *Adapter) Start(ctx context.Context, in chat.Inbox) error {
 
 func (a *Adapter) read(ctx context.Context, in chat.Inbox) {
 	defer a.finish()
-	sc := bufio.NewScanner(a.opts.In)
-	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
-	for sc.Scan() {
-		text := strings.TrimSpace(sc.Text())
-		if text == "" {
-			a.prompt()
-			continue
+	r := bufio.NewReaderSize(a.opts.In, 64<<10)
+	if a.opts.OneShot {
+		// A one-shot prompt is one message, however many lines it has.
+		text, cut, err := readUpTo(r, maxMessage, 0)
+		a.deliver(ctx, in, text, cut, err)
+		return
+	}
+	for {
+		text, cut, err := readUpTo(r, maxMessage, '\n')
+		if !a.deliver(ctx, in, text, cut, err) {
+			return
 		}
-		m := a.message(text)
-		if err := in.Receive(ctx, a.opts.Name, m); err != nil {
+	}
+}
+
+// deliver sends one message read from the input and reports whether to read on.
+func (a *Adapter) deliver(ctx context.Context, in chat.Inbox, text string, cut bool, readErr error) bool {
+	text = strings.TrimSpace(text)
+	if cut {
+		a.out.line(a.out.red(fmt.Sprintf("(the message was longer than %d MB; mom gets its first %d MB)", maxMessage>>20, maxMessage>>20)))
+	}
+	if text != "" {
+		if err := in.Receive(ctx, a.opts.Name, a.message(text)); err != nil {
 			if ctx.Err() != nil {
-				return
+				return false
 			}
 			a.out.line(a.out.red("error: " + err.Error()))
 		}
+	} else if readErr == nil {
+		a.prompt()
 	}
-	if err := sc.Err(); err != nil {
-		a.out.line(a.out.red("error reading input: " + err.Error()))
+	if readErr != nil && readErr != io.EOF {
+		a.out.line(a.out.red("error reading input: " + readErr.Error()))
+	}
+	return readErr == nil
+}
+
+// readUpTo reads up to and including delim (0: to the end of the input) and returns what it
+// read without the delimiter, keeping at most max bytes; cut says there was more, which is
+// read and dropped so the next message starts where it should. It never holds more than max
+// bytes, whatever the input.
+func readUpTo(r *bufio.Reader, max int, delim byte) (text string, cut bool, err error) {
+	var b, buf []byte
+	if delim == 0 {
+		buf = make([]byte, 64<<10)
+	}
+	for {
+		var frag []byte
+		if delim == 0 {
+			var n int
+			n, err = r.Read(buf)
+			frag = buf[:n]
+		} else {
+			frag, err = r.ReadSlice(delim)
+		}
+		if room := max - len(b); len(frag) > room {
+			frag, cut = frag[:room], true
+		}
+		b = append(b, frag...)
+		if err == bufio.ErrBufferFull || (delim == 0 && err == nil) {
+			continue
+		}
+		if delim != 0 && err == nil && !cut {
+			b = b[:len(b)-1] // the delimiter; a cut line lost it with the rest
+		}
+		return strings.ToValidUTF8(string(b), ""), cut, err
 	}
 }
 
