@@ -33,13 +33,13 @@ type app struct {
 
 // loadConfig creates the data directory on first start, loads config.json and applies the
 // command-line overrides.
-func loadConfig(dir string, fl commonFlags, io stdio) (*config.Config, error) {
+func loadConfig(dir string, fl commonFlags, std stdio) (*config.Config, error) {
 	created, err := config.EnsureDir(dir)
 	if err != nil {
 		return nil, err
 	}
 	if created {
-		fmt.Fprintf(io.err, "Created %s with the terminal adapter enabled. Edit it to add Slack, Discord, Telegram or the web chat.\n",
+		fmt.Fprintf(std.err, "Created %s with the terminal adapter enabled. Edit it to add Slack, Discord, Telegram or the web chat.\n",
 			filepath.Join(dir, "config.json"))
 	}
 	return readConfig(filepath.Join(dir, config.FileName), fl)
@@ -69,20 +69,20 @@ func readConfig(path string, fl commonFlags) (*config.Config, error) {
 }
 
 // start opens the data directory and builds everything but the adapters.
-func start(dir string, cfg *config.Config, log *slog.Logger, io stdio) (*app, error) {
+func start(dir string, cfg *config.Config, log *slog.Logger, std stdio) (*app, error) {
 	unlock, err := lockDataDir(dir)
 	if err != nil {
 		return nil, err
 	}
 	a := &app{dir: dir, cfg: cfg, log: log, unlock: unlock}
-	if err := a.build(io); err != nil {
+	if err := a.build(std); err != nil {
 		a.close()
 		return nil, err
 	}
 	return a, nil
 }
 
-func (a *app) build(io stdio) error {
+func (a *app) build(std stdio) error {
 	st, err := store.Open(a.dir)
 	if err != nil {
 		return err
@@ -106,7 +106,7 @@ func (a *app) build(io stdio) error {
 	hint := a.cfg.MissingKeyHint()
 	var provider llm.Provider
 	if hint != "" {
-		fmt.Fprintln(io.err, hint)
+		fmt.Fprintln(std.err, hint)
 	} else {
 		provider = newProvider(m, a.log)
 	}

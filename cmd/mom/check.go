@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"path/filepath"
 
@@ -10,15 +9,8 @@ import (
 
 // cmdCheck is `mom check <data-dir>`: validate config.json and print what would start, without
 // connecting anywhere. It exits 1 with the problem when the config is not valid.
-func cmdCheck(args []string, io stdio) error {
-	fs := flag.NewFlagSet("mom check", flag.ContinueOnError)
-	var fl commonFlags
-	fl.register(fs)
-	pos, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
-	dir, err := dataDirArg(pos)
+func cmdCheck(args []string, std stdio) error {
+	dir, fl, err := parseCommand("mom check", args, nil)
 	if err != nil {
 		return err
 	}
@@ -30,13 +22,13 @@ func cmdCheck(args []string, io stdio) error {
 		return err
 	}
 	for _, ac := range cfg.Adapters {
-		if _, err := newAdapter(ac, io, false); err != nil {
+		if _, err := newAdapter(ac, std, false); err != nil {
 			return err
 		}
 	}
-	fmt.Fprintf(io.out, "%s is valid.\n\n%s", cfg.Path, cfg.Summary())
+	fmt.Fprintf(std.out, "%s is valid.\n\n%s", cfg.Path, cfg.Summary())
 	if hint := cfg.MissingKeyHint(); hint != "" {
-		fmt.Fprintf(io.out, "\nWarning: %s\n", hint)
+		fmt.Fprintf(std.out, "\nWarning: %s\n", hint)
 	}
 	return nil
 }

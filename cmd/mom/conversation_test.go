@@ -221,3 +221,19 @@ func TestOpenAICompatibleServer(t *testing.T) {
 		t.Errorf("tool results sent back = %+v", res)
 	}
 }
+
+// TestOneShotPromptFromStdin reads the prompt from stdin with -m -.
+func TestOneShotPromptFromStdin(t *testing.T) {
+	w := newWorld(t)
+	w.llm.Enqueue(fakellm.Text("read it"))
+	res := w.mom("a prompt\nover two lines\n", "run", w.dir, "-m", "-")
+	if res.code != 0 || strings.TrimSpace(res.stdout) != "read it" {
+		t.Fatalf("exit %d, stdout %q\n%s", res.code, res.stdout, res.stderr)
+	}
+	if got := w.llm.Requests()[0].LastUserText(); !strings.HasSuffix(got, "[ada]: a prompt\nover two lines") {
+		t.Errorf("prompt = %q", got)
+	}
+	if res := w.mom("", "run", w.dir, "-m", "-"); res.code != 1 || !strings.Contains(res.stderr, "stdin was empty") {
+		t.Errorf("empty stdin: exit %d, stderr %q", res.code, res.stderr)
+	}
+}

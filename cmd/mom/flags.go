@@ -48,6 +48,22 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// parseCommand parses a command's arguments: the common flags, those extra registers, and the
+// one data directory.
+func parseCommand(name string, args []string, extra func(*flag.FlagSet)) (dir string, fl commonFlags, err error) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fl.register(fs)
+	if extra != nil {
+		extra(fs)
+	}
+	pos, err := parse(fs, args)
+	if err != nil {
+		return "", fl, err
+	}
+	dir, err = dataDirArg(pos)
+	return dir, fl, err
+}
+
 // dataDirArg returns the one data directory argument.
 func dataDirArg(pos []string) (string, error) {
 	switch len(pos) {

@@ -30,8 +30,8 @@ type stdio struct {
 }
 
 func main() {
-	io := stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr, inTTY: isTerminal(os.Stdin), outTTY: isTerminal(os.Stdout)}
-	os.Exit(run(context.Background(), os.Args[1:], io))
+	std := stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr, inTTY: isTerminal(os.Stdin), outTTY: isTerminal(os.Stdout)}
+	os.Exit(run(context.Background(), os.Args[1:], std))
 }
 
 // exitCode is an error that sets the process's exit status without printing anything more.
@@ -40,7 +40,7 @@ type exitCode int
 func (e exitCode) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
 
 // run dispatches to a sub-command and turns its error into an exit status.
-func run(ctx context.Context, args []string, io stdio) int {
+func run(ctx context.Context, args []string, std stdio) int {
 	var err error
 	cmd := ""
 	if len(args) > 0 {
@@ -48,15 +48,15 @@ func run(ctx context.Context, args []string, io stdio) int {
 	}
 	switch cmd {
 	case "run":
-		err = cmdRun(ctx, args[1:], io)
+		err = cmdRun(ctx, args[1:], std)
 	case "check":
-		err = cmdCheck(args[1:], io)
+		err = cmdCheck(args[1:], std)
 	case "version", "--version", "-version":
-		fmt.Fprintln(io.out, "mom", versionString())
+		fmt.Fprintln(std.out, "mom", versionString())
 	case "help", "-h", "-help", "--help":
-		fmt.Fprint(io.out, usage)
+		fmt.Fprint(std.out, usage)
 	default:
-		err = cmdServe(ctx, args, io)
+		err = cmdServe(ctx, args, std)
 	}
 	var code exitCode
 	switch {
@@ -65,10 +65,10 @@ func run(ctx context.Context, args []string, io stdio) int {
 	case errors.As(err, &code):
 		return int(code)
 	case errors.Is(err, errUsage):
-		fmt.Fprintf(io.err, "mom: %v\n\n%s", err, usage)
+		fmt.Fprintf(std.err, "mom: %v\n\n%s", err, usage)
 		return 2
 	default:
-		fmt.Fprintf(io.err, "mom: %v\n", err)
+		fmt.Fprintf(std.err, "mom: %v\n", err)
 		return 1
 	}
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"log/slog"
 	"os"
@@ -17,32 +16,25 @@ import (
 )
 
 // cmdServe is `mom <data-dir>`: start every configured adapter and run until told to stop.
-func cmdServe(ctx context.Context, args []string, io stdio) error {
-	fs := flag.NewFlagSet("mom", flag.ContinueOnError)
-	var fl commonFlags
-	fl.register(fs)
-	pos, err := parse(fs, args)
+func cmdServe(ctx context.Context, args []string, std stdio) error {
+	dir, fl, err := parseCommand("mom", args, nil)
 	if err != nil {
 		return err
 	}
-	dir, err := dataDirArg(pos)
+	cfg, err := loadConfig(dir, fl, std)
 	if err != nil {
 		return err
 	}
-	cfg, err := loadConfig(dir, fl, io)
-	if err != nil {
-		return err
-	}
-	interactive := hasTerminal(cfg) && io.inTTY
+	interactive := hasTerminal(cfg) && std.inTTY
 	defLevel := slog.LevelInfo
 	if interactive {
 		defLevel = slog.LevelWarn // the terminal is for the conversation
 	}
-	log, err := newLogger(io.err, fl.logLevel, defLevel)
+	log, err := newLogger(std.err, fl.logLevel, defLevel)
 	if err != nil {
 		return err
 	}
-	a, err := start(dir, cfg, log, io)
+	a, err := start(dir, cfg, log, std)
 	if err != nil {
 		return err
 	}
@@ -51,7 +43,7 @@ func cmdServe(ctx context.Context, args []string, io stdio) error {
 	var terminal *cli.Adapter
 	var adapters []chat.Adapter
 	for _, ac := range cfg.Adapters {
-		ad, err := newAdapter(ac, io, interactive)
+		ad, err := newAdapter(ac, std, interactive)
 		if err != nil {
 			return err
 		}
@@ -81,15 +73,15 @@ func cmdServe(ctx context.Context, args []string, io stdio) error {
 	}
 	log.Info("mom is running", "adapters", len(adapters), "startup", time.Since(started).Round(time.Microsecond))
 	if interactive {
-		fmt.Fprintf(io.err, "mom %s · %s/%s · type a message, Ctrl-C stops a run, Ctrl-D quits\n",
+		fmt.Fprintf(std.err, "mom %s · %s/%s · type a message, Ctrl-C stops a run, Ctrl-D quits\n",
 			versionString(), cfg.Model.Provider, cfg.Model.ID)
 	}
-	return a.wait(ctx, terminal, len(adapters) == 1, io)
+	return a.wait(ctx, terminal, len(adapters) == 1, std)
 }
 
 // wait runs until SIGTERM, SIGINT (Ctrl-C stops a terminal run first; a second one quits),
 // or the end of the terminal's input when the terminal is the only adapter.
-func (a *app) wait(ctx context.Context, terminal *cli.Adapter, terminalOnly bool, io stdio) error {
+func (a *app) wait(ctx context.Context, terminal *cli.Adapter, terminalOnly bool, std stdio) error {
 	sig := make(chan os.Signal, 2)
 	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
 	defer signal.Stop(sig)
@@ -109,7 +101,7 @@ func (a *app) wait(ctx context.Context, terminal *cli.Adapter, terminalOnly bool
 			if s == syscall.SIGINT && terminal != nil && a.agent.IsRunning(termKey) && time.Since(lastInterrupt) > 3*time.Second {
 				lastInterrupt = time.Now()
 				a.agent.Abort(termKey)
-				fmt.Fprintln(io.err, "\n(stopping the run; press Ctrl-C again to quit)")
+				fmt.Fprintln(std.err, "\n(stopping the run; press Ctrl-C again to quit)")
 				continue
 			}
 			a.log.Info("shutting down", "signal", s.String())
@@ -150,12 +142,12 @@ func stopAdapter(ad chat.Adapter, log *slog.Logger) {
 }
 
 // newAdapter builds the adapter a config entry describes.
-func newAdapter(ac config.Adapter, io stdio, interactive bool) (chat.Adapter, error) {
+func newAdapter(ac config.Adapter, std stdio, interactive bool) (chat.Adapter, error) {
 	switch ac.Type {
 	case "cli":
 		return cli.New(cli.Options{
-			Name: ac.Name, In: io.in, Out: io.out, Progress: io.err, User: localUser(),
-			Interactive: interactive && io.outTTY,
+			Name: ac.Name, In: std.in, Out: std.out, Progress: std.err, User: localUser(),
+			Interactive: interactive && std.outTTY,
 		}), nil
 	}
 	return nil, fmt.Errorf("adapter %s: type %q is not available in this version of mom", ac.Name, ac.Type)

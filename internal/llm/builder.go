@@ -2,7 +2,9 @@ package llm
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"strings"
 	"time"
@@ -136,4 +138,25 @@ func (b *Builder) Finish(reason StopReason, errMsg string) *Message {
 	m.Usage = b.model.Price.Apply(b.Usage)
 	m.StopReason, m.ErrorMessage = reason, errMsg
 	return &m
+}
+
+// End returns what a provider's Stream returns once its stream is over. In order: ctx ended
+// (the partial message, aborted, and ctx's error); the stream stalled; the transport failed
+// (streamErr, already classified by the provider); the stream stopped before the protocol's
+// end marker (complete is false), which is transient. Otherwise the answer is final().
+func (b *Builder) End(ctx context.Context, guard *StallGuard, streamErr error, complete bool, final func() *Message) (*Message, error) {
+	var fail error
+	switch {
+	case ctx.Err() != nil:
+		return b.Finish(StopAborted, ""), fmt.Errorf("%s request: %w", b.msg.Provider, ctx.Err())
+	case guard.Stalled():
+		fail = StallError(b.msg.Provider, guard.Limit())
+	case streamErr != nil:
+		fail = streamErr
+	case !complete:
+		fail = &Error{Kind: ErrTransient, Provider: b.msg.Provider, Message: ErrStreamEndedEarly.Error(), Err: ErrStreamEndedEarly}
+	default:
+		return final(), nil
+	}
+	return b.Finish(StopError, fail.Error()), fail
 }

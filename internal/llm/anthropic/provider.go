@@ -6,7 +6,6 @@ package anthropic
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"net/http"
 	"time"
@@ -92,20 +91,9 @@ func (p *Provider) Stream(ctx context.Context, req *llm.Request, onEvent func(ll
 	for stream.Next() {
 		acc.handle(stream.Current())
 	}
-	err := stream.Err()
-
-	switch {
-	case ctx.Err() != nil:
-		return acc.Finish(llm.StopAborted, ""), fmt.Errorf("anthropic request: %w", ctx.Err())
-	case guard.Stalled():
-		e := llm.StallError(providerName, guard.Limit())
-		return acc.Finish(llm.StopError, e.Error()), e
-	case err != nil:
-		e := classify(err)
-		return acc.Finish(llm.StopError, e.Error()), e
-	case !acc.stopped:
-		e := &llm.Error{Kind: llm.ErrTransient, Provider: providerName, Message: llm.ErrStreamEndedEarly.Error(), Err: llm.ErrStreamEndedEarly}
-		return acc.Finish(llm.StopError, e.Error()), e
+	var classified error
+	if err := stream.Err(); err != nil {
+		classified = classify(err)
 	}
-	return acc.final(), nil
+	return acc.End(ctx, guard, classified, acc.stopped, acc.final)
 }

@@ -8,7 +8,6 @@ package openai
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"net/http"
 	"time"
@@ -96,20 +95,9 @@ func (p *Provider) Stream(ctx context.Context, req *llm.Request, onEvent func(ll
 	for stream.Next() {
 		acc.handle(stream.Current())
 	}
-	err := stream.Err()
-
-	switch {
-	case ctx.Err() != nil:
-		return acc.Finish(llm.StopAborted, ""), fmt.Errorf("openai request: %w", ctx.Err())
-	case guard.Stalled():
-		e := llm.StallError(providerName, guard.Limit())
-		return acc.Finish(llm.StopError, e.Error()), e
-	case err != nil:
-		e := classify(err, res)
-		return acc.Finish(llm.StopError, e.Error()), e
-	case acc.finish == "":
-		e := &llm.Error{Kind: llm.ErrTransient, Provider: providerName, Message: llm.ErrStreamEndedEarly.Error(), Err: llm.ErrStreamEndedEarly}
-		return acc.Finish(llm.StopError, e.Error()), e
+	var classified error
+	if err := stream.Err(); err != nil {
+		classified = classify(err, res)
 	}
-	return acc.final(), nil
+	return acc.End(ctx, guard, classified, acc.finish != "", acc.final)
 }
