@@ -53,9 +53,11 @@ func (h *Hub) trigger(mem *member, ch *store.Channel, j job) {
 		}
 		q.jobs = append(q.jobs, j)
 		h.mu.Unlock()
+		h.notice(mem, j.msg, "_Queued: I'll get to this when I'm done._")
 	case config.BusySteer:
 		h.mu.Unlock()
 		if h.agent.Steer(key, j.msg) {
+			h.notice(mem, j.msg, "_Noted: I'll take this into account at my next step._")
 			return
 		}
 		// The run ended between the check and the handover: queue it like any other.
