@@ -106,7 +106,7 @@ func syncDir(dir string) {
 	}
 }
 
-// ctxReader stops a long copy when ctx ends.
+// ctxReader stops a long read or copy when ctx ends.
 type ctxReader struct {
 	ctx context.Context
 	r   io.Reader

@@ -25,8 +25,9 @@ type Executor interface {
 	// process tree has been killed before Run returns.
 	Run(ctx context.Context, c Command) (exitCode int, err error)
 
-	// Open opens a file for reading. For a missing file the error matches fs.ErrNotExist,
-	// whatever the executor, because the tools tell people so in those words.
+	// Open opens a file for reading; reads fail once ctx ends, so an aborted run stops
+	// reading a huge file. For a missing file the error matches fs.ErrNotExist, whatever the
+	// executor, because the tools tell people so in those words.
 	Open(ctx context.Context, path string) (io.ReadCloser, error)
 	// Stat reports on a file; a missing file is an error matching fs.ErrNotExist.
 	Stat(ctx context.Context, path string) (FileInfo, error)

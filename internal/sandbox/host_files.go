@@ -16,7 +16,17 @@ func (h *Host) Open(ctx context.Context, path string) (io.ReadCloser, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return os.Open(p)
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	return ctxReadCloser{ctxReader{ctx, f}, f}, nil
+}
+
+// ctxReadCloser is an open file whose reads stop when the run that opened it ends.
+type ctxReadCloser struct {
+	ctxReader
+	io.Closer
 }
 
 // Stat reports the size of the file at path and whether it is a directory, following symlinks.

@@ -155,3 +155,24 @@ func TestPaths(t *testing.T) {
 		t.Errorf("Workspace %q is not absolute", h.Workspace())
 	}
 }
+
+// TestOpenStopsReadingWhenTheRunEnds: reads of a file opened for a run fail once the run is
+// aborted, so a tool reading a huge file stops at once.
+func TestOpenStopsReadingWhenTheRunEnds(t *testing.T) {
+	h := newTestHost(t)
+	path := filepath.Join(h.Workspace(), "big.txt")
+	os.WriteFile(path, []byte(strings.Repeat("line\n", 1000)), 0o644)
+	ctx, cancel := context.WithCancel(context.Background())
+	r, err := h.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if _, err := r.Read(make([]byte, 10)); err != nil {
+		t.Fatalf("read before the abort: %v", err)
+	}
+	cancel()
+	if _, err := io.ReadAll(r); !errors.Is(err, context.Canceled) {
+		t.Errorf("read after the abort: err = %v, want context.Canceled", err)
+	}
+}

@@ -121,7 +121,7 @@ func readWhole(ctx context.Context, env *Env, p, shown string) (string, error) {
 		return "", fmt.Errorf("cannot read %s: %w", shown, err)
 	}
 	defer f.Close()
-	b, err := io.ReadAll(ctxReader{ctx, f})
+	b, err := io.ReadAll(f)
 	if err != nil {
 		return "", fmt.Errorf("reading %s: %w", shown, err)
 	}

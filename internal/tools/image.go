@@ -47,7 +47,7 @@ func readImage(ctx context.Context, env *Env, p, shown, mime string, size int64)
 		return Result{}, fmt.Errorf("cannot read %s: %w", shown, err)
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(ctxReader{ctx, f}, size+1))
+	data, err := io.ReadAll(io.LimitReader(f, size+1))
 	if err != nil {
 		return Result{}, fmt.Errorf("reading %s: %w", shown, err)
 	}

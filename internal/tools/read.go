@@ -83,7 +83,7 @@ func (r *Read) Run(ctx context.Context, env *Env, raw json.RawMessage) (Result, 
 		return Result{}, fmt.Errorf("cannot read %s: %w", args.Path, err)
 	}
 	defer f.Close()
-	return readText(ctxReader{ctx, f}, args.Path, offset, limit, fi.Size)
+	return readText(f, args.Path, offset, limit, fi.Size)
 }
 
 // readText pages through a text file: it keeps the selected lines that fit the limits and
