@@ -141,6 +141,7 @@ func (a *Agent) HandleMessage(ctx context.Context, req Request) (res Result) {
 		a.end(key, run)
 		return a.fail(req.Sink, err)
 	}
+	saved := len(cursor.IDs) // syncLog has saved the cursor as it is now
 	system := a.systemPrompt(req)
 
 	l := &loop{
@@ -150,7 +151,7 @@ func (a *Agent) HandleMessage(ctx context.Context, req Request) (res Result) {
 		env:     a.toolEnv(req),
 	}
 	res = l.run(ctx)
-	if len(cursor.IDs) > 0 {
+	if len(cursor.IDs) > saved { // steering delivered messages the next sync must skip
 		if _, err := sess.AppendCustom(cursorType, cursor); err != nil {
 			a.opts.Logger.Error("could not save the log cursor", "channel", key, "err", err)
 		}
