@@ -10,7 +10,7 @@ type Adapter struct {
 	// Name is the adapter's key in config.json. It names the adapter's channel directories
 	// (channels/<name>/...), so it is limited to letters, digits, "-" and "_".
 	Name string
-	// Type is the platform: "cli" today; later slack, discord, telegram, whatsapp and web.
+	// Type is the platform: "cli" or "slack"; later discord, telegram, whatsapp and web.
 	Type string
 	// Admins are platform user ids that may always talk to mom, DMs included.
 	Admins []string
@@ -24,6 +24,8 @@ type Adapter struct {
 
 	// CLI holds the terminal adapter's options.
 	CLI *CLIOptions
+	// Slack holds the Slack adapter's options.
+	Slack *SlackOptions
 }
 
 // CLIOptions are the terminal adapter's own options. It has none beyond the common ones yet;
@@ -99,6 +101,7 @@ var adapterKinds = map[string]adapterKind{
 			a.CLI = &CLIOptions{}
 		},
 	},
+	"slack": slackKind,
 }
 
 // commonAdapterKeys are accepted by every adapter type.

@@ -71,17 +71,17 @@ func TestParseErrors(t *testing.T) {
 		{
 			name: "missing type",
 			in:   `{"adapters": {"terminal": {"busy": "queue"}}}`,
-			want: `config.json: adapters.terminal: missing "type" (one of: cli)`,
+			want: `config.json: adapters.terminal: missing "type" (one of: cli, slack)`,
 		},
 		{
 			name: "unknown type",
-			in:   `{"adapters": {"acme": {"type": "slack"}}}`,
-			want: `config.json: adapters.acme.type: unknown adapter type "slack" (known types: cli)`,
+			in:   `{"adapters": {"acme": {"type": "slak"}}}`,
+			want: `config.json: adapters.acme.type: unknown adapter type "slak"; did you mean "slack"? (known types: cli, slack)`,
 		},
 		{
 			name: "near-miss type",
 			in:   `{"adapters": {"t": {"type": "clj"}}}`,
-			want: `config.json: adapters.t.type: unknown adapter type "clj"; did you mean "cli"? (known types: cli)`,
+			want: `config.json: adapters.t.type: unknown adapter type "clj"; did you mean "cli"? (known types: cli, slack)`,
 		},
 		{
 			name: "adapter not an object",

@@ -1,7 +1,8 @@
 // Package hub routes what adapters hear. Every message is appended to its channel's log.jsonl
-// first, trigger or not; then the hub applies access control, recognizes triggers (a mention or
-// a DM) and `stop`, and runs the agent through a per-channel queue: one run per channel at a
-// time, channels in parallel. A trigger that arrives while its channel is busy is handled by
+// first, trigger or not; messages sent before start-up (redeliveries, backfill) stop there.
+// Then the hub applies access control, recognizes triggers (a mention or a DM) and `stop`, and
+// runs the agent through a per-channel queue: one run per channel at a time, channels in
+// parallel. A trigger that arrives while its channel is busy is handled by
 // the adapter's busy policy: reject, queue or steer.
 package hub
 
@@ -11,6 +12,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/mom-agent/mom/internal/agent"
 	"github.com/mom-agent/mom/internal/chat"
@@ -27,6 +29,10 @@ type Hub struct {
 	store *store.Store
 	agent *agent.Agent
 	log   *slog.Logger
+
+	// started is when mom started. Messages sent before it are history (a platform's
+	// redelivery or backfill after a restart): they are logged but never run.
+	started time.Time
 
 	ctx    context.Context // runs and notices stop when it ends
 	cancel context.CancelFunc
@@ -54,7 +60,7 @@ func New(st *store.Store, ag *agent.Agent, log *slog.Logger) *Hub {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Hub{
-		store: st, agent: ag, log: log, ctx: ctx, cancel: cancel,
+		store: st, agent: ag, log: log, ctx: ctx, cancel: cancel, started: time.Now(),
 		adapters: make(map[string]*member),
 		queues:   make(map[string]*queue),
 		refused:  make(map[string]bool),
@@ -100,7 +106,7 @@ func (h *Hub) Receive(ctx context.Context, adapter string, m chat.Message) error
 	if err != nil {
 		return fmt.Errorf("could not log the message: %w", err)
 	}
-	if m.Sender.IsBot || !(m.IsMention || m.IsDM) {
+	if m.Sender.IsBot || !(m.IsMention || m.IsDM) || m.TS.Before(h.started) {
 		return nil
 	}
 	if m.IsDM && !mem.cfg.DM.Allows(m.Sender.ID, mem.cfg.Admins) {

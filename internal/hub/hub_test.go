@@ -150,6 +150,22 @@ func TestOnlyMentionsAndDMsTrigger(t *testing.T) {
 	}
 }
 
+func TestMessagesFromBeforeStartupAreOnlyLogged(t *testing.T) {
+	r := newHubRig(t, config.Adapter{DM: config.DMPolicy{Everyone: true}})
+	old := msg("1", "bea", "mom, are you there?", true, false)
+	old.TS = time.Now().Add(-time.Hour) // redelivered after a restart
+	r.receive(t, old)
+	r.llm.Enqueue(fakellm.Text("yes"))
+	r.receive(t, msg("2", "bea", "mom?", true, false))
+	r.idle(t)
+	if n := len(r.llm.Requests()); n != 1 {
+		t.Fatalf("%d model requests, want 1 (the old mention is history)", n)
+	}
+	if got := r.llm.LastRequest().LastUserText(); !strings.Contains(got, "are you there") || !strings.Contains(got, "mom?") {
+		t.Errorf("the run's prompt should carry the old message as history and the new one as trigger:\n%s", got)
+	}
+}
+
 func TestDMPolicy(t *testing.T) {
 	r := newHubRig(t, config.Adapter{DM: config.DMPolicy{Users: []string{"bea"}}, Admins: []string{"boss"}})
 	r.llm.Default(fakellm.Text("ok"))

@@ -1,0 +1,81 @@
+package config
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestSlackOptions(t *testing.T) {
+	in := `{"adapters": {"acme": {"type": "slack", "botToken": "${BOT}", "appToken": "xapp-1", "admins": ["U1"],
+		"replyIn": "channel", "verbosity": "quiet", "apiUrl": "http://127.0.0.1:9/api/"}}}`
+	c, err := Parse([]byte(in), "config.json", env(map[string]string{"BOT": "xoxb-secret"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := c.Adapters[0]
+	s := a.Slack
+	if s == nil || s.BotToken != "xoxb-secret" || s.AppToken != "xapp-1" || s.ReplyIn != ReplyInChannel ||
+		s.Verbosity != Quiet || s.APIURL != "http://127.0.0.1:9/api/" {
+		t.Fatalf("options = %+v", s)
+	}
+	if a.DM.Everyone || len(a.DM.Users) != 0 {
+		t.Errorf("Slack DMs default to %v; want none", a.DM)
+	}
+	sum := c.Summary()
+	if strings.Contains(sum, "xoxb-secret") || !strings.Contains(sum, "acme (slack)") {
+		t.Errorf("summary leaks the token or misses the adapter:\n%s", sum)
+	}
+
+	c, err = Parse([]byte(`{"adapters": {"acme": {"type": "slack", "botToken": "xoxb-1", "appToken": "xapp-1"}}}`), "config.json", noEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := c.Adapters[0].Slack; s.ReplyIn != ReplyInThread || s.Verbosity != Normal {
+		t.Errorf("defaults = %+v; want thread, normal", s)
+	}
+}
+
+func TestSlackErrors(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{
+			name: "missing tokens",
+			in:   `{"adapters": {"acme": {"type": "slack"}}}`,
+			want: `config.json: adapters.acme: missing "botToken": the bot token (xoxb-…, from OAuth & Permissions)` + "\n" +
+				`config.json: adapters.acme: missing "appToken": the app-level token (xapp-…, from Basic Information → App-Level Tokens, scope connections:write)`,
+		},
+		{
+			name: "unset variable names the adapter and the variable",
+			in:   `{"adapters": {"acme": {"type": "slack", "botToken": "${SLACK_BOT_TOKEN}", "appToken": "xapp-1"}}}`,
+			want: `config.json: adapters.acme.botToken: environment variable SLACK_BOT_TOKEN is not set`,
+		},
+		{
+			name: "swapped tokens",
+			in:   `{"adapters": {"acme": {"type": "slack", "botToken": "xapp-1", "appToken": "xoxb-1"}}}`,
+			want: `config.json: adapters.acme.botToken: holds a xapp-… token, but "botToken" takes the bot token (xoxb-…, from OAuth & Permissions)` + "\n" +
+				`config.json: adapters.acme.appToken: holds a xoxb-… token, but "appToken" takes the app-level token (xapp-…, from Basic Information → App-Level Tokens, scope connections:write)`,
+		},
+		{
+			name: "bad reply placement",
+			in:   `{"adapters": {"acme": {"type": "slack", "botToken": "xoxb-1", "appToken": "xapp-1", "replyIn": "dm"}}}`,
+			want: `config.json: adapters.acme.replyIn: "dm" is not a valid reply placement (use one of: thread, channel)`,
+		},
+		{
+			name: "bad api url",
+			in:   `{"adapters": {"acme": {"type": "slack", "botToken": "xoxb-1", "appToken": "xapp-1", "apiUrl": "localhost:9"}}}`,
+			want: `config.json: adapters.acme.apiUrl: "localhost:9" is not an http:// or https:// URL`,
+		},
+		{
+			name: "unknown key lists the slack keys",
+			in:   `{"adapters": {"acme": {"type": "slack", "botToken": "xoxb-1", "appToken": "xapp-1", "verbosty": "quiet"}}}`,
+			want: `config.json: adapters.acme: unknown key "verbosty"; did you mean "verbosity"? (known keys: type, busy, admins, dm, botToken, appToken, apiUrl, replyIn, verbosity)`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse([]byte(tt.in), "config.json", noEnv)
+			if err == nil || err.Error() != tt.want {
+				t.Errorf("error:\n%v\nwant:\n%s", err, tt.want)
+			}
+		})
+	}
+}
