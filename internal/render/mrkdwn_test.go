@@ -1,0 +1,198 @@
+package render
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"unicode/utf8"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/mrkdwn")
+
+// testMentions knows three people; everyone else stays plain text.
+func testMentions(username string) (string, bool) {
+	id, ok := map[string]string{"alice": "U001", "bob.smith": "U002", "john_doe": "U003"}[username]
+	if !ok {
+		return "", false
+	}
+	return "<@" + id + ">", true
+}
+
+func TestMrkdwnGolden(t *testing.T) {
+	inputs, err := filepath.Glob("testdata/mrkdwn/*.md")
+	if err != nil || len(inputs) == 0 {
+		t.Fatalf("no golden inputs in testdata/mrkdwn (%v)", err)
+	}
+	for _, in := range inputs {
+		name := strings.TrimSuffix(filepath.Base(in), ".md")
+		t.Run(name, func(t *testing.T) {
+			md, err := os.ReadFile(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := Mrkdwn(string(md), testMentions) + "\n"
+			golden := strings.TrimSuffix(in, ".md") + ".txt"
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test -run Golden -update to create it)", err)
+			}
+			if got != string(want) {
+				t.Errorf("Mrkdwn(%s) differs from %s:\n%s", in, golden, lineDiff(string(want), got))
+			}
+		})
+	}
+}
+
+// lineDiff shows the first lines where want and got part ways.
+func lineDiff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := 0; i < max(len(w), len(g)); i++ {
+		var wl, gl string
+		if i < len(w) {
+			wl = w[i]
+		}
+		if i < len(g) {
+			gl = g[i]
+		}
+		if wl != gl {
+			return fmt.Sprintf("line %d:\nwant %q\ngot  %q", i+1, wl, gl)
+		}
+	}
+	return "(same lines)"
+}
+
+func TestMrkdwn(t *testing.T) {
+	tests := []struct{ name, md, want string }{
+		{"bold before a colon", "**Note:** read this", "*Note:* read this"},
+		{"bold before punctuation", "It is **done**. Really (**done**)!", "It is *done*. Really (*done*)!"},
+		{"underscores", "__bold__ and _it_", "*bold* and _it_"},
+		{"bold italic", "***both***", "*_both_*"},
+		{"italic in bold", "**bold *and it* here**", "*bold _and it_ here*"},
+		{"bold in bold", "**a **b** c**", "*a b c*"},
+		{"bold across a line break", "**one\ntwo**", "*one*\n*two*"},
+		{"strike", "~~gone~~", "~gone~"},
+		{"link with a pipe in the url", "[docs](https://x.io/a|b)", "<https://x.io/a%7Cb|docs>"},
+		{"link with > and space in the url", `[t](<https://x.io/a b\>c>)`, "<https://x.io/a%20b%3Ec|t>"},
+		{"link with & in the url", "[t](https://x.io/?a=1&b=2)", "<https://x.io/?a=1&amp;b=2|t>"},
+		{"link text is its url", "[https://x.io](https://x.io)", "<https://x.io>"},
+		{"link text formatted", "[**bold** `code`](https://x.io)", "<https://x.io|bold code>"},
+		{"link text with <", "[a < b](https://x.io)", "<https://x.io|a &lt; b>"},
+		{"empty link text", "[](https://x.io)", "<https://x.io>"},
+		{"image", "![a cat](https://x.io/cat.png)", "<https://x.io/cat.png|a cat>"},
+		{"bare url", "see https://x.io/a_b.", "see <https://x.io/a_b>."},
+		{"email", "mail bob@example.com", "mail <mailto:bob@example.com|bob@example.com>"},
+		{"mention at sentence end", "ask @alice.", "ask <@U001>."},
+		{"mention with a dot", "cc @bob.smith, please", "cc <@U002>, please"},
+		{"mention with escaped underscore", `hi @john\_doe!`, "hi <@U003>!"},
+		{"unknown mention", "ask @zed.", "ask @zed."},
+		{"mention inside a word", "mail alice@alice", "mail alice@alice"},
+		{"mention in code", "`@alice`", "`@alice`"},
+		{"mention in a url", "https://x.io/@alice", "<https://x.io/@alice>"},
+		{"mention in link text", "[@alice](https://x.io)", "<https://x.io|@alice>"},
+		{"code with <", "`a<b && c>d`", "`a&lt;b &amp;&amp; c&gt;d`"},
+		{"code with a backtick", "``a`b``", "a`b"},
+		{"code block with <", "```\n<div> & </div>\n```", "```\n&lt;div&gt; &amp; &lt;/div&gt;\n```"},
+		{"code block language dropped", "```go\nx := 1\n```", "```\nx := 1\n```"},
+		{"fence inside code", "````\n```\n````", "```\n``\u200b`\n```"},
+		{"amp entity", "AT&amp;T and AT&T", "AT&amp;T and AT&amp;T"},
+		{"lt entity", "&lt;b&gt;", "&lt;b&gt;"},
+		{"other entities", "&copy; &#x1F600; &#65;", "© 😀 A"},
+		{"escapes", `\*not bold\* \<x\>`, "*not bold* &lt;x&gt;"},
+		{"inline html", "a <b>b</b> c", "a &lt;b&gt;b&lt;/b&gt; c"},
+		{"soft break", "one\ntwo", "one\ntwo"},
+		{"hard break", "one  \ntwo\\\nthree", "one\ntwo\nthree"},
+		{"heading", "## A *nice* `title`", "*A nice title*"},
+		{"heading with link", "# See [docs](https://x.io)", "*See <https://x.io|docs>*"},
+		{"ordered start", "7. seven\n8. eight", "7. seven\n8. eight"},
+		{"tasks", "- [ ] todo\n- [x] done", "☐ todo\n☑ done"},
+		{"quote", "> a\n> b", "> a\n> b"},
+		{"rule", "a\n\n---\n\nb", "a\n\n──────────\n\nb"},
+		{"blank input", "  \n\n ", ""},
+		{"leading and trailing blank lines", "\n\n\nhello\n\n\n", "hello"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Mrkdwn(tc.md, testMentions); got != tc.want {
+				t.Errorf("Mrkdwn(%q)\ngot  %q\nwant %q", tc.md, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestMrkdwnNilMentions(t *testing.T) {
+	if got, want := Mrkdwn("hi @alice", nil), "hi @alice"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestMrkdwnInvalidUTF8(t *testing.T) {
+	for _, md := range []string{"\xff\xfe", "**a\xc3**", "`\xe2\x82`", "[\xf0](http://x\xff)", "\x00"} {
+		got := Mrkdwn(md, testMentions)
+		if !utf8.ValidString(got) {
+			t.Errorf("Mrkdwn(%q) = %q, not valid UTF-8", md, got)
+		}
+	}
+}
+
+func TestMrkdwnConcurrent(t *testing.T) {
+	md := longAnswer(20_000)
+	want := Mrkdwn(md, testMentions)
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			if got := Mrkdwn(md, testMentions); got != want {
+				t.Error("concurrent call gave a different result")
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// longAnswer builds a realistic model answer of at least size bytes: headings, prose
+// with links and mentions, nested lists, tables with unicode, and code blocks, some of
+// them longer than 8,000 characters.
+func longAnswer(size int) string {
+	pkgs := []string{"client", "store", "naïve/café", "日本語", "retry"}
+	var b strings.Builder
+	for i := 0; b.Len() < size; i++ {
+		pkg := pkgs[i%len(pkgs)]
+		fmt.Fprintf(&b, "## Step %d: fix the `%s` package\n\n", i+1, pkg)
+		b.WriteString("Thanks @alice — I read **every** file. The *short* version: the retry loop in " +
+			"`client.go` never resets its backoff when `err == nil && n < 0`; see " +
+			"[the docs](https://pkg.go.dev/net/http#Client) and https://github.com/golang/go/issues/12345. " +
+			"Ping @bob.smith if the numbers look off 😀.\n\n")
+		b.WriteString("1. Reproduce it:\n   - run `go test -run TestRetry ./...`\n   - watch the logs\n" +
+			"     - look for `backoff=0s`\n2. Fix it (see below)\n3. [x] Ship it\n\n")
+		b.WriteString("| file | lines | status |\n|:-----|------:|:------:|\n" +
+			"| `client.go` | 120 | ✅ fixed |\n| store/日本語.go | 8 | **todo** |\n| [readme](https://x.io/README.md) | 3 | ok |\n\n")
+		lines := 12
+		if i%4 == 1 {
+			lines = 260 // a block longer than 8,000 characters
+		}
+		b.WriteString("```go\n")
+		for l := range lines {
+			fmt.Fprintf(&b, "\tif err := step%d(ctx, &cfg); err != nil && attempt < %d { // <retry>\n", l, l%7)
+		}
+		b.WriteString("```\n\n> **Note:** values < 0 & > 100 are clamped.\n\n---\n\n")
+	}
+	return b.String()
+}
+
+func BenchmarkMrkdwn(b *testing.B) {
+	md := longAnswer(50_000)
+	b.SetBytes(int64(len(md)))
+	b.ReportAllocs()
+	for b.Loop() {
+		Mrkdwn(md, testMentions)
+	}
+}
