@@ -1,0 +1,236 @@
+package render
+
+import (
+	"context"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mom-agent/mom/internal/agent"
+	"github.com/mom-agent/mom/internal/config"
+	"github.com/mom-agent/mom/internal/llm"
+)
+
+// Surface is the conversation a Progress draws on: one channel, or one thread of it. Texts are
+// already in the platform's markup; ids are the platform's message ids. Implementations retry
+// rate-limited calls themselves.
+type Surface interface {
+	// Post sends a message, in the thread of threadOf when it is not empty.
+	Post(ctx context.Context, threadOf, text string) (id string, err error)
+	// Update replaces the text of a message posted earlier.
+	Update(ctx context.Context, id, text string) error
+	// Delete removes a message posted earlier.
+	Delete(ctx context.Context, id string) error
+}
+
+// Style is how a platform shows runs.
+type Style struct {
+	// Format turns the model's markdown into the platform's markup; nil leaves it as is.
+	Format func(md string) string
+	// MaxText is the longest message the platform takes, in characters.
+	MaxText int
+	// Edit, Delete and Threads say what the platform can do (chat.Caps).
+	Edit, Delete, Threads bool
+	// EditEvery is the least time between two edits of the status message; edits in between
+	// are merged, so a chatty run stays inside the platform's rate limits.
+	EditEvery time.Duration
+	// Verbosity says how much of the run people see.
+	Verbosity config.Verbosity
+}
+
+// Options place one run's reply.
+type Options struct {
+	// ThreadOf is the thread the reply goes into; empty for the top level of the channel.
+	ThreadOf string
+	// Status is the first text of the status message; "_Thinking…_" when empty.
+	Status string
+	// Log receives platform failures, which never stop the run.
+	Log *slog.Logger
+}
+
+// maxStatusLines is how many progress lines the status message keeps; older ones are
+// summarized so that a run with hundreds of tool calls still fits one message.
+const maxStatusLines = 12
+
+// Progress shows one run the way the original mom did: a status message that starts as
+// "_Thinking…_", gains a `_→ label_` line per tool call, streams the answer as it arrives and is
+// finally replaced by it; tool details, errors and a usage summary go into the thread under it.
+// Platform calls happen on a goroutine of its own, in order, so a slow platform never holds up
+// the run; Close waits for the last of them.
+type Progress struct {
+	s     Surface
+	style Style
+	opts  Options
+	log   *slog.Logger
+
+	wake chan struct{} // a buffered nudge for the worker
+	done chan struct{} // closed when the worker has written the final state
+	stop context.CancelFunc
+
+	mu       sync.Mutex
+	lines    []string // status lines, markdown
+	dropped  int      // status lines summarized away
+	live     string   // the model's text so far in the current message
+	answer   string   // the text of the last finished model message
+	pending  []string // thread posts waiting, markdown
+	dirty    bool     // the status message needs an edit
+	end      *agent.Event
+	usedTool bool
+}
+
+// NewProgress starts showing a run on s. ctx bounds the platform calls; Close may outlive it.
+func NewProgress(ctx context.Context, s Surface, style Style, opts Options) *Progress {
+	if style.Format == nil {
+		style.Format = func(md string) string { return md }
+	}
+	if style.MaxText <= 0 {
+		style.MaxText = 4000
+	}
+	if style.Verbosity == "" {
+		style.Verbosity = config.Normal
+	}
+	if opts.Status == "" {
+		opts.Status = "_Thinking…_"
+	}
+	log := opts.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	wctx, stop := context.WithCancel(context.WithoutCancel(ctx))
+	p := &Progress{s: s, style: style, opts: opts, log: log, stop: stop,
+		wake: make(chan struct{}, 1), done: make(chan struct{})}
+	go p.work(wctx)
+	return p
+}
+
+// Event takes the run's next event (agent.Sink). It never blocks on the platform.
+func (p *Progress) Event(ev agent.Event) {
+	p.mu.Lock()
+	p.apply(ev)
+	p.mu.Unlock()
+	p.nudge()
+}
+
+// Close waits until the final state is on the platform, or ctx ends.
+func (p *Progress) Close(ctx context.Context) error {
+	p.mu.Lock()
+	if p.end == nil { // a run always ends with agent_end; this is a safety net
+		p.end = &agent.Event{Type: agent.EventAgentEnd, StopReason: llm.StopEnd}
+	}
+	p.mu.Unlock()
+	p.nudge()
+	select {
+	case <-p.done:
+		return nil
+	case <-ctx.Done():
+		p.stop()
+		<-p.done
+		return ctx.Err()
+	}
+}
+
+func (p *Progress) nudge() {
+	select {
+	case p.wake <- struct{}{}:
+	default:
+	}
+}
+
+// apply updates the state for one event. p.mu is held.
+func (p *Progress) apply(ev agent.Event) {
+	v := p.style.Verbosity
+	switch ev.Type {
+	case agent.EventMessageStart:
+		p.live = ""
+	case agent.EventMessageUpdate:
+		if ev.DeltaKind == "text" {
+			p.live += ev.Delta
+			p.dirty = true
+		}
+	case agent.EventMessageEnd:
+		m := ev.Message
+		if m == nil || m.Role != llm.RoleAssistant {
+			return
+		}
+		p.live = ""
+		text := strings.TrimSpace(m.Text())
+		if v == config.Verbose {
+			if th := thinkingOf(m); th != "" {
+				p.detail(quote("_Thinking:_\n" + th))
+			}
+		}
+		if len(m.ToolCalls()) > 0 && text != "" && v != config.Quiet {
+			// Words before a tool call ("let me check the logs") are progress, not the answer.
+			p.addLine(text)
+		}
+		if m.StopReason != llm.StopError && m.StopReason != llm.StopAborted || text != "" {
+			p.answer = text
+		}
+		p.dirty = true
+	case agent.EventToolStart:
+		p.usedTool = true
+		if v != config.Quiet {
+			p.addLine("_→ " + oneLine(ev.Label, 200) + "_")
+		}
+	case agent.EventToolEnd:
+		if ev.IsError && v != config.Quiet {
+			p.addLine("_✗ " + oneLine(ev.Output, 200) + "_")
+		}
+		if v != config.Quiet {
+			p.detail(toolDetail(ev, p.style.MaxText))
+		}
+	case agent.EventRetryStart:
+		if v != config.Quiet {
+			p.addLine("_Retrying (" + itoa(ev.Attempt) + "/" + itoa(ev.MaxAttempts) + ")…_")
+		}
+	case agent.EventCompactionStart:
+		p.addLine("_Compacting context…_")
+	case agent.EventAgentEnd:
+		e := ev
+		p.end = &e
+	}
+}
+
+// addLine adds a status line, folding the oldest into a count when there are too many.
+func (p *Progress) addLine(md string) {
+	p.lines = append(p.lines, md)
+	if len(p.lines) > maxStatusLines {
+		p.dropped += len(p.lines) - maxStatusLines
+		p.lines = append(p.lines[:0], p.lines[len(p.lines)-maxStatusLines:]...)
+	}
+	p.dirty = true
+}
+
+// detail queues a post for the thread under the status message.
+func (p *Progress) detail(md string) {
+	if p.detailsShown() {
+		p.pending = append(p.pending, md)
+	}
+}
+
+// detailsShown says whether details have a place: a thread of their own under a top-level
+// reply. A reply inside someone's thread keeps its details out of the conversation, unless
+// people asked for everything.
+func (p *Progress) detailsShown() bool {
+	if !p.style.Threads {
+		return false
+	}
+	return p.opts.ThreadOf == "" || p.style.Verbosity == config.Verbose
+}
+
+// statusText is the status message as it stands, markdown.
+func (p *Progress) statusText() string {
+	var b strings.Builder
+	b.WriteString(p.opts.Status)
+	if p.dropped > 0 {
+		b.WriteString("\n_… " + itoa(p.dropped) + " earlier steps_")
+	}
+	for _, l := range p.lines {
+		b.WriteString("\n" + l)
+	}
+	if live := strings.TrimSpace(p.live); live != "" {
+		b.WriteString("\n\n" + live)
+	}
+	return b.String()
+}

@@ -1,0 +1,279 @@
+package render
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mom-agent/mom/internal/agent"
+	"github.com/mom-agent/mom/internal/config"
+	"github.com/mom-agent/mom/internal/llm"
+)
+
+// board is a platform conversation in memory: what a person would see.
+type board struct {
+	mu    sync.Mutex
+	next  int
+	msgs  map[string]*post
+	order []string
+	edits int
+}
+
+type post struct {
+	id, thread, text string
+	deleted          bool
+}
+
+func newBoard() *board { return &board{msgs: make(map[string]*post)} }
+
+func (b *board) Post(_ context.Context, threadOf, text string) (string, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.next++
+	id := fmt.Sprint(b.next)
+	b.msgs[id] = &post{id: id, thread: threadOf, text: text}
+	b.order = append(b.order, id)
+	return id, nil
+}
+
+func (b *board) Update(_ context.Context, id, text string) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	p, ok := b.msgs[id]
+	if !ok || p.deleted {
+		return fmt.Errorf("message_not_found")
+	}
+	p.text = text
+	b.edits++
+	return nil
+}
+
+func (b *board) Delete(_ context.Context, id string) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	p, ok := b.msgs[id]
+	if !ok || p.deleted {
+		return fmt.Errorf("message_not_found")
+	}
+	p.deleted = true
+	return nil
+}
+
+// visible returns the live messages under thread ("" for the top level), oldest first.
+func (b *board) visible(thread string) []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out []string
+	for _, id := range b.order {
+		if p := b.msgs[id]; !p.deleted && p.thread == thread {
+			out = append(out, p.text)
+		}
+	}
+	return out
+}
+
+func style(v config.Verbosity) Style {
+	return Style{MaxText: 500, Edit: true, Delete: true, Threads: true, Verbosity: v}
+}
+
+// play feeds a run's events to a new Progress and closes it.
+func play(t *testing.T, b *board, st Style, opts Options, events ...agent.Event) {
+	t.Helper()
+	p := NewProgress(context.Background(), b, st, opts)
+	for _, ev := range events {
+		p.Event(ev)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := p.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func assistant(text string, calls ...llm.Content) agent.Event {
+	m := &llm.Message{Role: llm.RoleAssistant, StopReason: llm.StopEnd}
+	if text != "" {
+		m.Content = append(m.Content, llm.Content{Type: llm.TypeText, Text: text})
+	}
+	if len(calls) > 0 {
+		m.Content = append(m.Content, calls...)
+		m.StopReason = llm.StopToolUse
+	}
+	return agent.Event{Type: agent.EventMessageEnd, Message: m}
+}
+
+func toolRun(name, label, args, output string, failed bool) []agent.Event {
+	return []agent.Event{
+		{Type: agent.EventToolStart, ToolName: name, Label: label, Args: json.RawMessage(args)},
+		{Type: agent.EventToolEnd, ToolName: name, Label: label, Args: json.RawMessage(args), Output: output,
+			IsError: failed, Duration: 1200 * time.Millisecond},
+	}
+}
+
+func end(reason llm.StopReason, errMsg string) agent.Event {
+	return agent.Event{Type: agent.EventAgentEnd, StopReason: reason, ErrorMessage: errMsg,
+		Usage: &llm.Usage{Input: 3100, Output: 120, Cost: llm.Cost{Total: 0.0123}}, ContextTokens: 5200, ContextWindow: 200000}
+}
+
+func TestProgressAnswerReplacesStatusAndDetailsGoToTheThread(t *testing.T) {
+	b := newBoard()
+	events := []agent.Event{{Type: agent.EventAgentStart}, assistant("Let me look.", llm.Content{Type: llm.TypeToolCall, ID: "t1", Name: "bash"})}
+	events = append(events, toolRun("bash", "List files", `{"label":"List files","command":"ls -la"}`, "a.txt\nb.txt", false)...)
+	events = append(events, assistant("There are **two** files."), end(llm.StopEnd, ""))
+	play(t, b, style(config.Normal), Options{}, events...)
+
+	top := b.visible("")
+	if len(top) != 1 || top[0] != "There are **two** files." {
+		t.Fatalf("top level = %q; want only the answer", top)
+	}
+	thread := b.visible("1")
+	if len(thread) != 2 {
+		t.Fatalf("thread = %q; want the tool detail and the usage", thread)
+	}
+	for _, want := range []string{"**✓ bash**: List files (1.2s)", "ls -la", "**Result:**", "a.txt\nb.txt"} {
+		if !strings.Contains(thread[0], want) {
+			t.Errorf("tool detail lacks %q:\n%s", want, thread[0])
+		}
+	}
+	if !strings.Contains(thread[1], "3.1k in, 120 out") || !strings.Contains(thread[1], "$0.0123") {
+		t.Errorf("usage = %q", thread[1])
+	}
+}
+
+func TestProgressShowsStepsWhileRunning(t *testing.T) {
+	b := newBoard()
+	p := NewProgress(context.Background(), b, style(config.Normal), Options{})
+	p.Event(agent.Event{Type: agent.EventAgentStart})
+	p.Event(agent.Event{Type: agent.EventToolStart, ToolName: "bash", Label: "Check the disk"})
+	waitFor(t, "the step in the status message", func() bool {
+		top := b.visible("")
+		return len(top) == 1 && strings.Contains(top[0], "_Thinking…_\n_→ Check the disk_")
+	})
+	p.Event(end(llm.StopEnd, ""))
+	p.Close(context.Background())
+}
+
+func TestProgressSilentRemovesEverything(t *testing.T) {
+	b := newBoard()
+	events := toolRun("bash", "Check", `{"command":"true"}`, "", false)
+	events = append(events, assistant("[SILENT]"), end(llm.StopEnd, ""))
+	play(t, b, style(config.Normal), Options{}, events...)
+	if top, thread := b.visible(""), b.visible("1"); len(top)+len(thread) != 0 {
+		t.Errorf("after [SILENT]: top %q, thread %q; want nothing", top, thread)
+	}
+}
+
+func TestProgressErrorIsBriefWithDetailInThread(t *testing.T) {
+	b := newBoard()
+	long := "anthropic: 529 overloaded_error: Overloaded\nrequest id req_123"
+	play(t, b, style(config.Quiet), Options{}, end(llm.StopError, long))
+	top := b.visible("")
+	if len(top) != 1 || !strings.Contains(top[0], "Sorry, something went wrong: anthropic: 529 overloaded_error: Overloaded") ||
+		strings.Contains(top[0], "req_123") {
+		t.Errorf("top = %q", top)
+	}
+	thread := b.visible("1")
+	if len(thread) != 1 || !strings.Contains(thread[0], "req_123") {
+		t.Errorf("thread = %q; want the full error, even when quiet", thread)
+	}
+}
+
+func TestProgressQuietShowsOnlyTheAnswer(t *testing.T) {
+	b := newBoard()
+	events := toolRun("bash", "Check", `{"command":"true"}`, "ok", false)
+	events = append(events, assistant("All good."), end(llm.StopEnd, ""))
+	play(t, b, style(config.Quiet), Options{}, events...)
+	if top := b.visible(""); len(top) != 1 || top[0] != "All good." {
+		t.Errorf("top = %q", top)
+	}
+	if thread := b.visible("1"); len(thread) != 0 {
+		t.Errorf("quiet thread = %q; want nothing", thread)
+	}
+}
+
+func TestProgressVerboseShowsThinking(t *testing.T) {
+	b := newBoard()
+	m := &llm.Message{Role: llm.RoleAssistant, StopReason: llm.StopEnd, Content: []llm.Content{
+		{Type: llm.TypeThinking, Thinking: "the user wants a number"}, {Type: llm.TypeText, Text: "42"}}}
+	play(t, b, style(config.Verbose), Options{}, agent.Event{Type: agent.EventMessageEnd, Message: m}, end(llm.StopEnd, ""))
+	thread := b.visible("1")
+	if len(thread) == 0 || !strings.Contains(thread[0], "the user wants a number") {
+		t.Errorf("thread = %q; want the thinking", thread)
+	}
+}
+
+func TestProgressLongAnswerContinuesInTheThread(t *testing.T) {
+	b := newBoard()
+	var answer strings.Builder
+	for i := range 60 {
+		fmt.Fprintf(&answer, "Paragraph %d says something worth keeping.\n\n", i)
+	}
+	play(t, b, style(config.Quiet), Options{}, assistant(answer.String()), end(llm.StopEnd, ""))
+	top, thread := b.visible(""), b.visible("1")
+	if len(top) != 1 || !strings.HasSuffix(top[0], "_(continued in the thread)_") {
+		t.Fatalf("top = %q", top)
+	}
+	all := strings.Join(append(top, thread...), "\n")
+	for i := range 60 {
+		if !strings.Contains(all, fmt.Sprintf("Paragraph %d says", i)) {
+			t.Errorf("paragraph %d was lost", i)
+		}
+	}
+	for _, m := range append(top, thread...) {
+		if n := len([]rune(m)); n > 500 {
+			t.Errorf("a message has %d characters, over the limit of 500", n)
+		}
+	}
+}
+
+func TestProgressInsideAThread(t *testing.T) {
+	b := newBoard()
+	events := toolRun("bash", "Check", `{"command":"true"}`, "ok", false)
+	events = append(events, assistant("Done checking."), end(llm.StopEnd, ""))
+	play(t, b, style(config.Normal), Options{ThreadOf: "root"}, events...)
+	if top := b.visible(""); len(top) != 0 {
+		t.Errorf("top = %q; the reply belongs in the thread", top)
+	}
+	if got := b.visible("root"); len(got) != 1 || got[0] != "Done checking." {
+		t.Errorf("thread = %q; want only the answer (details would bury the conversation)", got)
+	}
+}
+
+func TestProgressStoppedKeepsWhatWasSaid(t *testing.T) {
+	b := newBoard()
+	play(t, b, style(config.Normal), Options{}, assistant("Halfway there"), end(llm.StopAborted, ""))
+	if top := b.visible(""); len(top) != 1 || top[0] != "Halfway there\n\n_Stopped._" {
+		t.Errorf("top = %q", top)
+	}
+}
+
+func TestToolDetailArgs(t *testing.T) {
+	for _, tt := range []struct{ tool, args, want string }{
+		{"bash", `{"label":"x","command":"ls"}`, "ls"},
+		{"read", `{"label":"x","path":"/w/a.go","offset":10,"limit":5}`, "/w/a.go:10-14"},
+		{"write", `{"label":"x","path":"a.txt","content":"hi\nthere"}`, "content:\nhi\nthere\npath: a.txt"},
+		{"edit", "not json", "not json"},
+	} {
+		if got := formatArgs(tt.tool, json.RawMessage(tt.args)); got != tt.want {
+			t.Errorf("formatArgs(%s, %s) = %q; want %q", tt.tool, tt.args, got, tt.want)
+		}
+	}
+	if got := codeBlock("a ``` b", 100); !strings.HasPrefix(got, "````\n") {
+		t.Errorf("a fence inside the block must not close it: %q", got)
+	}
+}
+
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}

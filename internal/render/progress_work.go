@@ -1,0 +1,218 @@
+package render
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/mom-agent/mom/internal/agent"
+	"github.com/mom-agent/mom/internal/config"
+	"github.com/mom-agent/mom/internal/llm"
+)
+
+// The platform side of a Progress: one goroutine that owns every platform call of the run.
+
+// work posts the status message, then follows the state until the run has ended and its final
+// state is written.
+func (p *Progress) work(ctx context.Context) {
+	defer close(p.done)
+	w := &worker{p: p}
+	w.main = w.post(ctx, p.opts.ThreadOf, p.format(p.opts.Status))
+	var lastEdit time.Time
+	var timer *time.Timer
+	var tick <-chan time.Time
+	for {
+		select {
+		case <-p.wake:
+		case <-tick:
+			tick = nil
+		case <-ctx.Done():
+			return
+		}
+		p.mu.Lock()
+		posts := p.pending
+		p.pending = nil
+		end := p.end
+		dirty := p.dirty
+		status := p.statusText()
+		if end == nil && dirty && time.Since(lastEdit) >= p.style.EditEvery {
+			p.dirty = false
+		}
+		p.mu.Unlock()
+
+		for _, md := range posts {
+			w.postDetail(ctx, md)
+		}
+		if end != nil {
+			w.finish(ctx, *end)
+			return
+		}
+		if !dirty || !p.style.Edit {
+			continue
+		}
+		if wait := p.style.EditEvery - time.Since(lastEdit); wait > 0 {
+			if tick == nil {
+				if timer == nil {
+					timer = time.NewTimer(wait)
+				} else {
+					timer.Reset(wait)
+				}
+				tick = timer.C
+			}
+			continue
+		}
+		w.update(ctx, p.preview(status))
+		lastEdit = time.Now()
+	}
+}
+
+// worker holds what only the worker goroutine touches.
+type worker struct {
+	p *Progress
+	// main is the status message's id ("" when posting it failed).
+	main string
+	// thread holds the ids of the detail posts, for [SILENT].
+	thread []string
+}
+
+func (p *Progress) format(md string) string { return p.style.Format(md) }
+
+// preview is the status message for an edit: cut to the platform's limit with a mark.
+func (p *Progress) preview(md string) string {
+	parts := Split(p.format(md), p.style.MaxText-2)
+	if len(parts) <= 1 {
+		return strings.Join(parts, "")
+	}
+	return parts[0] + " …"
+}
+
+func (w *worker) post(ctx context.Context, threadOf, text string) string {
+	id, err := w.p.s.Post(ctx, threadOf, text)
+	if err != nil {
+		w.p.log.Warn("could not post a message", "err", err)
+		return ""
+	}
+	return id
+}
+
+func (w *worker) update(ctx context.Context, text string) {
+	if w.main == "" {
+		w.main = w.post(ctx, w.p.opts.ThreadOf, text)
+		return
+	}
+	if err := w.p.s.Update(ctx, w.main, text); err != nil {
+		w.p.log.Warn("could not update the status message", "err", err)
+	}
+}
+
+// detailParent is where details go: the thread under the status message, or the thread the
+// reply itself is in.
+func (w *worker) detailParent() string {
+	if w.p.opts.ThreadOf != "" {
+		return w.p.opts.ThreadOf
+	}
+	return w.main
+}
+
+// postDetail posts markdown into the details thread, split at the platform's limit.
+func (w *worker) postDetail(ctx context.Context, md string) {
+	parent := w.detailParent()
+	if parent == "" {
+		return // without a status message there is no thread to put details in
+	}
+	for _, part := range Split(w.p.format(md), w.p.style.MaxText) {
+		if id := w.post(ctx, parent, part); id != "" {
+			w.thread = append(w.thread, id)
+		}
+	}
+}
+
+// finish writes the run's final state: the answer in place of the status message (continued
+// in the thread when it is too long), how the run ended, and the usage summary.
+func (w *worker) finish(ctx context.Context, end agent.Event) {
+	p := w.p
+	p.mu.Lock()
+	answer, usedTool := p.answer, p.usedTool
+	p.mu.Unlock()
+
+	if isSilent(answer) && end.StopReason != llm.StopError {
+		w.silence(ctx)
+		return
+	}
+	md, problem := finalText(answer, usedTool, end)
+	if problem != "" && p.style.Threads {
+		w.postDetail(ctx, problem)
+	}
+	w.answer(ctx, md)
+	if p.style.Verbosity != config.Quiet && p.detailsShown() {
+		if u := UsageLine(end); u != "" {
+			w.postDetail(ctx, "_"+u+"_")
+		}
+	}
+}
+
+// answer replaces the status message with md, continuing in the thread (or below, where the
+// reply is already in a thread) when it does not fit one message.
+func (w *worker) answer(ctx context.Context, md string) {
+	p := w.p
+	text := p.format(md)
+	marker, rest := "", w.detailParent()
+	if p.opts.ThreadOf != "" || !p.style.Threads {
+		marker, rest = p.format("_(continued below)_"), p.opts.ThreadOf
+	} else {
+		marker = p.format("_(continued in the thread)_")
+	}
+	parts := Split(text, p.style.MaxText)
+	if len(parts) > 1 {
+		parts = Split(text, p.style.MaxText-len([]rune(marker))-2)
+		parts[0] += "\n\n" + marker
+	}
+	if len(parts) == 0 {
+		parts = []string{p.format("_Done._")}
+	}
+	first := parts[0]
+	switch {
+	case w.main != "" && p.style.Edit:
+		if err := p.s.Update(ctx, w.main, first); err != nil {
+			// The answer matters more than the status message: post it anew.
+			p.log.Warn("could not put the answer in place of the status message; posting it", "err", err)
+			w.main = w.post(ctx, p.opts.ThreadOf, first)
+		}
+	default:
+		w.main = w.post(ctx, p.opts.ThreadOf, first)
+	}
+	if rest == "" {
+		rest = w.main
+	}
+	for _, part := range parts[1:] {
+		w.post(ctx, rest, part)
+	}
+}
+
+// silence removes every trace of a run whose answer was [SILENT]: the detail posts newest
+// first, then the status message.
+func (w *worker) silence(ctx context.Context) {
+	p := w.p
+	if !p.style.Delete {
+		if w.main != "" && p.style.Edit {
+			_ = p.s.Update(ctx, w.main, p.format("_(nothing to report)_"))
+		}
+		return
+	}
+	for i := len(w.thread) - 1; i >= 0; i-- {
+		if err := p.s.Delete(ctx, w.thread[i]); err != nil {
+			p.log.Warn("could not delete a detail post", "err", err)
+		}
+	}
+	if w.main != "" {
+		if err := p.s.Delete(ctx, w.main); err != nil {
+			p.log.Warn("could not delete the status message", "err", err)
+		}
+	}
+}
+
+// isSilent reports whether the answer asks for no reply at all, as the original mom's
+// [SILENT] convention does (periodic checks that found nothing to say).
+func isSilent(answer string) bool {
+	return strings.HasPrefix(strings.TrimSpace(answer), "[SILENT]")
+}
