@@ -1,9 +1,11 @@
 package store
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -86,4 +88,52 @@ func (c *Channel) LogSize() (int64, error) {
 		return 0, fmt.Errorf("size of the log of channel %s: %w", c.Key(), err)
 	}
 	return st.Size(), nil
+}
+
+// tailWindow is how much of the end of log.jsonl LastMessage reads first; messages are small,
+// so a long log is not read whole to find its newest line.
+const tailWindow = 64 << 10
+
+// LastMessage returns the newest message in the log; ok is false when there is none.
+// Adapters use it to fetch what was said while mom was away.
+func (c *Channel) LastMessage() (m chat.Message, ok bool, err error) {
+	size, err := c.LogSize()
+	if err != nil || size == 0 {
+		return m, false, err
+	}
+	from := int64(0)
+	if size > tailWindow {
+		from, err = c.lineStartAfter(size - tailWindow)
+		if err != nil {
+			return m, false, err
+		}
+	}
+	for {
+		err = c.ReadLog(from, func(msg chat.Message, _ LogPos) error {
+			m, ok = msg, true
+			return nil
+		})
+		if err != nil || ok || from == 0 {
+			return m, ok, err
+		}
+		from = 0 // the tail held only lines that are not messages: read it all
+	}
+}
+
+// lineStartAfter returns the offset of the first line that starts after offset at.
+func (c *Channel) lineStartAfter(at int64) (int64, error) {
+	f, err := os.Open(c.logPath())
+	if err != nil {
+		return 0, fmt.Errorf("read the log of channel %s: %w", c.Key(), err)
+	}
+	defer f.Close()
+	buf := make([]byte, tailWindow)
+	n, err := f.ReadAt(buf, at)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return 0, fmt.Errorf("read the log of channel %s: %w", c.Key(), err)
+	}
+	if i := bytes.IndexByte(buf[:n], '\n'); i >= 0 {
+		return at + int64(i) + 1, nil
+	}
+	return 0, nil
 }

@@ -418,3 +418,28 @@ func BenchmarkAppendLogParallel(b *testing.B) {
 }
 
 var _ = bytes.Equal
+
+func TestLastMessage(t *testing.T) {
+	s := openStore(t)
+	c, _ := s.Channel("slack-acme", "C9")
+	if _, ok, err := c.LastMessage(); ok || err != nil {
+		t.Fatalf("empty log: ok %v, err %v", ok, err)
+	}
+	big := strings.Repeat("x", 1000)
+	for i := range 200 { // well past the tail window
+		if _, err := c.AppendLog(chat.Message{ID: fmt.Sprint(i), Text: big}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m, ok, err := c.LastMessage()
+	if err != nil || !ok || m.ID != "199" {
+		t.Fatalf("last = %q, ok %v, err %v; want 199", m.ID, ok, err)
+	}
+	// A torn last line (a crash mid-append) is not a message.
+	f, _ := os.OpenFile(filepath.Join(c.Dir(), "log.jsonl"), os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`{"id":"200","te`)
+	f.Close()
+	if m, _, _ := c.LastMessage(); m.ID != "199" {
+		t.Errorf("with a torn tail: last = %q, want 199", m.ID)
+	}
+}
