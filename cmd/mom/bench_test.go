@@ -87,3 +87,51 @@ func median(xs []int) int {
 	slices.Sort(s)
 	return s[len(s)/2]
 }
+
+// BenchmarkSlackStartup starts mom with one Slack adapter against the loopback fake and
+// measures the time until it reports running (tokens checked, users and channels loaded,
+// Socket Mode connected), and its resident memory then.
+func BenchmarkSlackStartup(b *testing.B) {
+	sw := newSlackWorld(b, "")
+	var rss []int
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		cmd := exec.Command(momBinary, sw.dir, "--log-level", "info")
+		cmd.Env = sw.env
+		stderr, _ := cmd.StderrPipe()
+		if err := cmd.Start(); err != nil {
+			b.Fatal(err)
+		}
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() && !strings.Contains(sc.Text(), "mom is running") {
+		}
+		b.StopTimer()
+		rss = append(rss, residentKB(b, cmd.Process.Pid))
+		cmd.Process.Signal(os.Interrupt)
+		go func() {
+			for sc.Scan() {
+			}
+		}()
+		cmd.Wait()
+		b.StartTimer()
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(median(rss))/1024, "rss-MB")
+}
+
+// BenchmarkSlackTurn measures one mention answered end to end through a running mom: the
+// event over Socket Mode, logging, the run against an instant fake model, the status message
+// and its edit into the answer, as a person in the fake workspace sees it.
+func BenchmarkSlackTurn(b *testing.B) {
+	sw := newSlackWorld(b, "")
+	sw.llm.Default(fakellm.Text("pong"))
+	sw.run()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		before := len(sw.slack.Calls("chat.update"))
+		sw.slack.Say(general, adaID, "<@"+slackBot+"> ping")
+		sw.slack.WaitFor(b, "the answer", func() bool { return len(sw.slack.Calls("chat.update")) > before })
+	}
+	b.StopTimer()
+	sw.stop()
+}

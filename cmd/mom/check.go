@@ -22,7 +22,7 @@ func cmdCheck(args []string, std stdio) error {
 		return err
 	}
 	for _, ac := range cfg.Adapters {
-		if _, err := newAdapter(ac, std, false); err != nil {
+		if _, err := newAdapter(ac, nil, nil, std, false); err != nil {
 			return err
 		}
 	}

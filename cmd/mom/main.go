@@ -3,6 +3,8 @@
 //	mom [--sandbox=host|docker:<container>|bwrap] [--model provider/id] <data-dir>
 //	mom run [flags] <data-dir> -m "prompt" [-c adapter/channel]
 //	mom check <data-dir>
+//	mom download <data-dir> <adapter>/<channel>
+//	mom slack-manifest [--name mom]
 //	mom version
 //
 // The first form starts every adapter in <data-dir>/config.json (creating a commented config
@@ -51,6 +53,10 @@ func run(ctx context.Context, args []string, std stdio) int {
 		err = cmdRun(ctx, args[1:], std)
 	case "check":
 		err = cmdCheck(args[1:], std)
+	case "download":
+		err = cmdDownload(ctx, args[1:], std)
+	case "slack-manifest":
+		err = cmdSlackManifest(args[1:], std)
 	case "version", "--version", "-version":
 		fmt.Fprintln(std.out, "mom", versionString())
 	case "help", "-h", "-help", "--help":
@@ -77,6 +83,8 @@ const usage = `Usage:
   mom [flags] <data-dir>                         start every adapter in <data-dir>/config.json
   mom run [flags] <data-dir> -m "prompt"         answer one prompt and print the answer
   mom check [flags] <data-dir>                   validate config.json and show what would start
+  mom download <data-dir> <adapter>/<channel>    print a channel's history as text
+  mom slack-manifest [--name mom]                print the Slack app manifest mom needs
   mom version                                    print the version
 
 Flags:

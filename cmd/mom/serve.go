@@ -11,8 +11,10 @@ import (
 	"time"
 
 	"github.com/mom-agent/mom/internal/adapter/cli"
+	"github.com/mom-agent/mom/internal/adapter/slack"
 	"github.com/mom-agent/mom/internal/chat"
 	"github.com/mom-agent/mom/internal/config"
+	"github.com/mom-agent/mom/internal/store"
 )
 
 // cmdServe is `mom <data-dir>`: start every configured adapter and run until told to stop.
@@ -43,7 +45,7 @@ func cmdServe(ctx context.Context, args []string, std stdio) error {
 	var terminal *cli.Adapter
 	var adapters []chat.Adapter
 	for _, ac := range cfg.Adapters {
-		ad, err := newAdapter(ac, std, interactive)
+		ad, err := newAdapter(ac, a.store, log, std, interactive)
 		if err != nil {
 			return err
 		}
@@ -141,14 +143,17 @@ func stopAdapter(ad chat.Adapter, log *slog.Logger) {
 	}
 }
 
-// newAdapter builds the adapter a config entry describes.
-func newAdapter(ac config.Adapter, std stdio, interactive bool) (chat.Adapter, error) {
+// newAdapter builds the adapter a config entry describes. Adapters that keep files (downloaded
+// attachments) get st; `mom check` passes nil, as it only builds them.
+func newAdapter(ac config.Adapter, st *store.Store, log *slog.Logger, std stdio, interactive bool) (chat.Adapter, error) {
 	switch ac.Type {
 	case "cli":
 		return cli.New(cli.Options{
 			Name: ac.Name, In: std.in, Out: std.out, Progress: std.err, User: localUser(),
 			Interactive: interactive && std.outTTY,
 		}), nil
+	case "slack":
+		return slack.New(slack.Options{Name: ac.Name, Config: *ac.Slack, Store: st, Log: log}), nil
 	}
 	return nil, fmt.Errorf("adapter %s: type %q is not available in this version of mom", ac.Name, ac.Type)
 }

@@ -79,3 +79,30 @@ func TestSlackErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestTemplateSlackExampleIsValid: uncommenting the template's Slack example gives a config
+// that loads once the two variables are set.
+func TestTemplateSlackExampleIsValid(t *testing.T) {
+	tmpl := Template()
+	start := strings.Index(tmpl, `// "slack-acme": {`)
+	if start < 0 {
+		t.Fatal("the template has no Slack example")
+	}
+	end := strings.Index(tmpl[start:], "// },")
+	if end < 0 {
+		t.Fatal("the template's Slack example does not end")
+	}
+	var b strings.Builder
+	for _, line := range strings.Split(tmpl[start:start+end+len("// },")], "\n") {
+		line = strings.TrimSpace(line)
+		b.WriteString(strings.TrimPrefix(line, "// ") + "\n")
+	}
+	in := `{"adapters": {` + b.String() + `}}`
+	c, err := Parse([]byte(in), "config.json", env(map[string]string{"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_APP_TOKEN": "xapp-1"}))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, in)
+	}
+	if a := c.Adapters[0]; a.Name != "slack-acme" || a.Slack == nil || a.Slack.BotToken != "xoxb-1" {
+		t.Errorf("adapter = %+v", a)
+	}
+}

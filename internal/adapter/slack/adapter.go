@@ -1,0 +1,220 @@
+// Package slack connects mom to a Slack workspace as a bot over Socket Mode, so no public URL
+// is needed: events arrive on a WebSocket the bot opens, replies go out through the Web API.
+// Mentions and DMs start runs; other messages in the bot's channels are logged as history.
+// Replies are drawn by the shared renderer: a status message that becomes the answer, with
+// tool details and usage in the thread under it.
+package slack
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	slackgo "github.com/slack-go/slack"
+	"github.com/slack-go/slack/socketmode"
+
+	"github.com/mom-agent/mom/internal/chat"
+	"github.com/mom-agent/mom/internal/config"
+	"github.com/mom-agent/mom/internal/store"
+)
+
+// MaxText is the longest message mom posts, in characters. Slack takes up to 40,000 but
+// folds long messages behind "show more" and recommends staying near 4,000; 8,000 keeps an
+// answer readable in one piece most of the time.
+const MaxText = 8000
+
+// maxAttachment is the largest file mom downloads from a message.
+const maxAttachment = 25 << 20
+
+// Options configure an Adapter.
+type Options struct {
+	// Name is the adapter's key in config.json.
+	Name string
+	// Config holds the tokens and placement options.
+	Config config.SlackOptions
+	// Store receives downloaded attachments and tells which channels have history to catch up.
+	Store *store.Store
+	// HTTPClient is used for the Web API and file downloads; nil means a client with timeouts.
+	HTTPClient *http.Client
+	// Log receives connection news and failures.
+	Log *slog.Logger
+}
+
+// Adapter is a Slack workspace as seen by one bot user.
+type Adapter struct {
+	opts  Options
+	api   *slackgo.Client
+	http  *http.Client
+	log   *slog.Logger
+	dir   *directory
+	seen  *dedup
+	lanes *lanes
+
+	mu        sync.Mutex
+	bot       chat.User // the bot's own user
+	botID     string    // the bot's bot_id (B…), which its own messages carry
+	connected bool
+	// everConnected says a connection was made once, after which token errors are retried
+	// like any other (a revoked token is reported, but the person may fix it in Slack).
+	everConnected bool
+	cancel        context.CancelFunc
+	wg            sync.WaitGroup
+}
+
+// New returns an adapter that is not connected yet; Start connects it.
+func New(opts Options) *Adapter {
+	hc := opts.HTTPClient
+	if hc == nil {
+		hc = &http.Client{Timeout: 2 * time.Minute}
+	}
+	log := opts.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	log = log.With("adapter", opts.Name)
+	apiOpts := []slackgo.Option{slackgo.OptionHTTPClient(hc), slackgo.OptionAppLevelToken(opts.Config.AppToken)}
+	if u := opts.Config.APIURL; u != "" {
+		if !strings.HasSuffix(u, "/") {
+			u += "/"
+		}
+		apiOpts = append(apiOpts, slackgo.OptionAPIURL(u))
+	}
+	a := &Adapter{
+		opts: opts, http: hc, log: log,
+		api:  slackgo.New(opts.Config.BotToken, apiOpts...),
+		seen: newDedup(4096),
+	}
+	a.dir = newDirectory(a)
+	a.lanes = newLanes()
+	return a
+}
+
+// Name is the adapter's key in config.json.
+func (a *Adapter) Name() string { return a.opts.Name }
+
+// Caps says what Slack can do.
+func (a *Adapter) Caps() chat.Caps {
+	return chat.Caps{MaxText: MaxText, Edit: true, Delete: true, Threads: true}
+}
+
+// Bot is the bot's own user, as Slack knows it.
+func (a *Adapter) Bot() chat.User {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.bot
+}
+
+// Channels returns the conversations the bot is a member of.
+func (a *Adapter) Channels() []chat.Channel { return a.dir.channels() }
+
+// Users returns the workspace's people and bots.
+func (a *Adapter) Users() []chat.User { return a.dir.users() }
+
+// Connected reports whether the Socket Mode connection is up.
+func (a *Adapter) Connected() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.connected
+}
+
+// Start checks the tokens, loads the workspace's users and channels, catches up on channels
+// with history, and opens the Socket Mode connection. It returns once events can arrive.
+func (a *Adapter) Start(ctx context.Context, in chat.Inbox) error {
+	auth, err := a.api.AuthTestContext(ctx)
+	if err != nil {
+		return fmt.Errorf("Slack did not accept the bot token (auth.test): %w", explain(err))
+	}
+	a.mu.Lock()
+	a.bot = chat.User{ID: auth.UserID, Username: auth.User, IsBot: true}
+	a.botID = auth.BotID
+	a.mu.Unlock()
+	if err := a.dir.load(ctx); err != nil {
+		return err
+	}
+	if u, ok := a.dir.user(auth.UserID); ok {
+		a.mu.Lock()
+		a.bot = u
+		a.mu.Unlock()
+	}
+	a.log.Info("signed in to Slack", "team", auth.Team, "bot", auth.User, "users", len(a.dir.users()), "channels", len(a.dir.channels()))
+
+	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	a.mu.Lock()
+	a.cancel = cancel
+	a.mu.Unlock()
+	sm := socketmode.New(a.api, socketmode.OptionLog(slogLogger{a.log}))
+	hello := make(chan struct{})
+	refused := make(chan error, 1)
+	a.wg.Add(2)
+	go func() { defer a.wg.Done(); a.connectLoop(runCtx, sm, refused) }()
+	go func() { defer a.wg.Done(); a.events(runCtx, sm, in, hello) }()
+
+	fail := func(err error) error {
+		cancel()
+		a.wg.Wait()
+		return err
+	}
+	select {
+	case <-hello:
+	case err := <-refused:
+		return fail(fmt.Errorf("Slack did not accept the app token (apps.connections.open): %w", explain(err)))
+	case <-ctx.Done():
+		return fail(ctx.Err())
+	case <-time.After(30 * time.Second):
+		return fail(errors.New("the Socket Mode connection did not open within 30 seconds; check that Socket Mode is enabled for the app and that Slack is reachable"))
+	}
+	// Backfill after connecting, so nothing said in between is missed; the lanes keep each
+	// channel's messages in order and the dedup set drops what arrives both ways.
+	a.wg.Add(1)
+	go func() { defer a.wg.Done(); a.backfill(runCtx, in) }()
+	return nil
+}
+
+// Stop closes the connection and waits for the adapter's goroutines.
+func (a *Adapter) Stop(ctx context.Context) error {
+	a.mu.Lock()
+	cancel := a.cancel
+	a.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+	done := make(chan struct{})
+	go func() { a.wg.Wait(); a.lanes.wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("slack adapter %s did not stop in time: %w", a.opts.Name, ctx.Err())
+	}
+}
+
+// explain turns slack-go's terse error codes into advice for the person setting mom up.
+func explain(err error) error {
+	var se slackgo.SlackErrorResponse
+	msg := err.Error()
+	if errors.As(err, &se) {
+		msg = se.Err
+	}
+	switch msg {
+	case "invalid_auth", "not_authed":
+		return fmt.Errorf("%w (the token is wrong or was revoked; copy it again from the app's settings)", err)
+	case "account_inactive", "token_revoked":
+		return fmt.Errorf("%w (the app was uninstalled or the token revoked; reinstall the app)", err)
+	case "missing_scope":
+		return fmt.Errorf("%w (the app lacks a scope; recreate it from `mom slack-manifest` and reinstall)", err)
+	}
+	return err
+}
+
+// slogLogger lets slack-go's debug output go to mom's log at debug level.
+type slogLogger struct{ log *slog.Logger }
+
+func (l slogLogger) Output(_ int, s string) error {
+	l.log.Debug(strings.TrimSpace(s))
+	return nil
+}

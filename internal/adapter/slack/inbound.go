@@ -1,0 +1,186 @@
+package slack
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	slackgo "github.com/slack-go/slack"
+	"github.com/slack-go/slack/slackevents"
+
+	"github.com/mom-agent/mom/internal/chat"
+)
+
+// message is a Slack message reduced to what mom needs, whether it came as a message event,
+// an app_mention event or from conversations.history.
+type message struct {
+	channel, channelType string
+	ts, threadTS         string
+	user, botID, subtype string
+	text                 string
+	files                []slackgo.File
+}
+
+// inbound picks the events that carry a message people wrote; ok is false for everything else
+// (edits, deletions, joins, the bot's own posts, other event types).
+func (a *Adapter) inbound(data any) (message, bool) {
+	var m message
+	switch e := data.(type) {
+	case *slackevents.MessageEvent:
+		m = message{channel: e.Channel, channelType: e.ChannelType, ts: e.TimeStamp, threadTS: e.ThreadTimeStamp,
+			user: e.User, botID: e.BotID, subtype: e.SubType, text: e.Text}
+		if e.Message != nil {
+			m.files = e.Message.Files
+			if m.botID == "" {
+				m.botID = e.Message.BotID
+			}
+		}
+	case *slackevents.AppMentionEvent:
+		m = message{channel: e.Channel, ts: e.TimeStamp, threadTS: e.ThreadTimeStamp, user: e.User,
+			botID: e.BotID, text: e.Text, files: e.Files}
+	default:
+		return m, false
+	}
+	return m, a.wanted(m)
+}
+
+// wanted says whether a message belongs in the log: what people and other bots wrote, files
+// they shared, replies broadcast to the channel. The bot's own posts are logged by the agent
+// itself, and edits, deletions and join notices are not conversation.
+func (a *Adapter) wanted(m message) bool {
+	switch m.subtype {
+	case "", "file_share", "thread_broadcast", "bot_message", "me_message":
+	default:
+		return false
+	}
+	if m.channel == "" || m.ts == "" {
+		return false
+	}
+	a.mu.Lock()
+	own := m.user == a.bot.ID || (m.botID != "" && m.botID == a.botID)
+	a.mu.Unlock()
+	if own {
+		return false
+	}
+	return m.user != "" || m.botID != ""
+}
+
+// receive turns m into a chat.Message, downloads its files and hands it to the hub.
+func (a *Adapter) receive(ctx context.Context, in chat.Inbox, m message) error {
+	ts, err := parseTS(m.ts)
+	if err != nil {
+		return fmt.Errorf("message %s in %s: %w", m.ts, m.channel, err)
+	}
+	a.mu.Lock()
+	bot := a.bot
+	a.mu.Unlock()
+	sender := a.dir.sender(ctx, m.user, m.botID)
+	dm := m.channelType == "im" || a.dir.isIM(m.channel)
+	text, mentioned := a.fromSlack(m.text, bot.ID)
+	cm := chat.Message{
+		ID: m.ts, ChannelID: m.channel, TS: ts, Sender: sender, Text: text,
+		IsMention: mentioned || dm, IsDM: dm,
+	}
+	if text != m.text {
+		cm.RawText = m.text
+	}
+	if m.threadTS != "" && m.threadTS != m.ts {
+		cm.ReplyTo = m.threadTS
+	}
+	for _, f := range m.files {
+		cm.Attachments = append(cm.Attachments, a.download(ctx, m.channel, ts, f))
+	}
+	if strings.TrimSpace(cm.Text) == "" && len(cm.Attachments) == 0 {
+		return nil // nothing anyone could read
+	}
+	return in.Receive(ctx, a.opts.Name, cm)
+}
+
+// parseTS reads Slack's "1700000000.123456" message timestamps.
+func parseTS(ts string) (time.Time, error) {
+	sec, frac, _ := strings.Cut(ts, ".")
+	s, err := strconv.ParseInt(sec, 10, 64)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("unreadable Slack timestamp %q", ts)
+	}
+	var us int64
+	if frac != "" {
+		frac = (frac + "000000")[:6]
+		if us, err = strconv.ParseInt(frac, 10, 64); err != nil {
+			return time.Time{}, fmt.Errorf("unreadable Slack timestamp %q", ts)
+		}
+	}
+	return time.Unix(s, us*1000).UTC(), nil
+}
+
+// formatTS writes t as a Slack timestamp, for conversations.history's oldest.
+func formatTS(t time.Time) string {
+	return fmt.Sprintf("%d.%06d", t.Unix(), t.Nanosecond()/1000)
+}
+
+// download saves a shared file into the channel's attachments. Failures are described in the
+// attachment, so the model hears of the file even when it could not be fetched.
+func (a *Adapter) download(ctx context.Context, channel string, ts time.Time, f slackgo.File) chat.Attachment {
+	name := f.Name
+	if name == "" {
+		name = f.Title
+	}
+	if name == "" {
+		name = f.ID
+	}
+	att := chat.Attachment{Filename: name, MimeType: f.Mimetype, Size: int64(f.Size)}
+	fail := func(err error) chat.Attachment {
+		a.log.Warn("could not download a file from Slack", "channel", channel, "file", name, "err", err)
+		att.Error = err.Error()
+		return att
+	}
+	url := f.URLPrivateDownload
+	if url == "" {
+		url = f.URLPrivate
+	}
+	switch {
+	case f.Mode == "tombstone" || f.Mode == "hidden_by_limit":
+		return fail(errors.New("Slack no longer makes this file available"))
+	case url == "":
+		return fail(errors.New("Slack gave no download address for the file"))
+	case f.Size > maxAttachment:
+		return fail(fmt.Errorf("the file is %d MB, over mom's limit of %d MB", f.Size>>20, maxAttachment>>20))
+	}
+	ch, err := a.opts.Store.Channel(a.opts.Name, channel)
+	if err != nil {
+		return fail(err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return fail(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+a.opts.Config.BotToken)
+	resp, err := a.http.Do(req)
+	if err != nil {
+		return fail(fmt.Errorf("download failed: %w", err))
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fail(fmt.Errorf("download failed: Slack answered %s", resp.Status))
+	}
+	// Without the files:read scope Slack answers with its sign-in page instead of the file.
+	if ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); ct == "text/html" && !strings.Contains(f.Mimetype, "html") {
+		return fail(errors.New("Slack sent its sign-in page instead of the file; the app needs the files:read scope (see `mom slack-manifest`)"))
+	}
+	saved, err := ch.SaveAttachment(name, ts, io.Reader(resp.Body), maxAttachment)
+	if err != nil {
+		return fail(err)
+	}
+	if saved.MimeType == "" {
+		saved.MimeType = f.Mimetype
+	}
+	return saved
+}

@@ -1,0 +1,141 @@
+package slack
+
+import (
+	"context"
+	"time"
+
+	"github.com/slack-go/slack/slackevents"
+	"github.com/slack-go/slack/socketmode"
+
+	"github.com/mom-agent/mom/internal/chat"
+)
+
+// connectLoop keeps a Socket Mode connection open until ctx ends. slack-go reconnects by
+// itself after drops and refresh requests; it gives up only on errors it deems fatal (and on
+// some it should not), so this loop starts it again with a growing pause. Before the first
+// connection, a refused app token is sent to refused instead: retrying cannot fix it.
+func (a *Adapter) connectLoop(ctx context.Context, sm *socketmode.Client, refused chan<- error) {
+	pause := time.Second
+	for {
+		started := time.Now()
+		err := sm.RunContext(ctx)
+		a.setConnected(false)
+		if ctx.Err() != nil {
+			return
+		}
+		a.mu.Lock()
+		ever := a.everConnected
+		a.mu.Unlock()
+		if !ever && authError(err) {
+			refused <- err
+			return
+		}
+		if time.Since(started) > time.Minute {
+			pause = time.Second // it ran fine for a while: this is a fresh problem
+		}
+		a.log.Warn("the Slack connection stopped; reconnecting", "err", explain(err), "in", pause)
+		select {
+		case <-time.After(pause):
+		case <-ctx.Done():
+			return
+		}
+		pause = min(pause*2, 2*time.Minute)
+	}
+}
+
+func (a *Adapter) setConnected(up bool) {
+	a.mu.Lock()
+	a.connected = up
+	a.mu.Unlock()
+}
+
+// events reads what the connection delivers until ctx ends. hello is closed at the first
+// hello, when Slack starts sending events.
+func (a *Adapter) events(ctx context.Context, sm *socketmode.Client, in chat.Inbox, hello chan struct{}) {
+	first := true
+	for {
+		var ev socketmode.Event
+		select {
+		case ev = <-sm.Events:
+		case <-ctx.Done():
+			return
+		}
+		switch ev.Type {
+		case socketmode.EventTypeHello:
+			a.setConnected(true)
+			a.mu.Lock()
+			a.everConnected = true
+			a.mu.Unlock()
+			if first {
+				close(hello)
+				first = false
+			} else {
+				a.log.Info("reconnected to Slack")
+			}
+		case socketmode.EventTypeConnectionError, socketmode.EventTypeIncomingError:
+			a.setConnected(false)
+			a.log.Warn("Slack connection problem", "event", ev.Type, "detail", ev.Data)
+		case socketmode.EventTypeDisconnect:
+			a.setConnected(false)
+		case socketmode.EventTypeInvalidAuth:
+			a.log.Error("Slack refused the app token (xapp-…); copy it again from the app's Basic Information page")
+		case socketmode.EventTypeEventsAPI:
+			api, ok := ev.Data.(slackevents.EventsAPIEvent)
+			if !ok || ev.Request == nil {
+				continue
+			}
+			a.eventsAPI(ctx, sm, in, *ev.Request, api)
+		case socketmode.EventTypeSlashCommand, socketmode.EventTypeInteractive:
+			// mom registers no commands or components; acknowledge so Slack stops retrying.
+			if ev.Request != nil {
+				_ = sm.Ack(*ev.Request)
+			}
+		}
+	}
+}
+
+// eventsAPI handles one Events API envelope. Messages are handed to their channel's lane and
+// acknowledged once they are in the log, so a crash before that makes Slack deliver them
+// again; a redelivery of one already handled is acknowledged and dropped.
+func (a *Adapter) eventsAPI(ctx context.Context, sm *socketmode.Client, in chat.Inbox, req socketmode.Request, ev slackevents.EventsAPIEvent) {
+	ack := func() {
+		if err := sm.Ack(req); err != nil {
+			a.log.Warn("could not acknowledge a Slack event", "err", err)
+		}
+	}
+	msg, ok := a.inbound(ev.InnerEvent.Data)
+	if !ok {
+		a.directoryEvent(ctx, ev.InnerEvent.Data)
+		ack()
+		return
+	}
+	key := msg.channel + "/" + msg.ts
+	switch a.seen.claim(key, ack) {
+	case claimDone:
+		ack()
+		return
+	case claimBusy:
+		return // the first delivery is still being handled and will be acknowledged
+	}
+	a.lanes.run(msg.channel, func() {
+		if err := a.receive(ctx, in, msg); err != nil {
+			a.seen.release(key)
+			a.log.Warn("could not log a Slack message; Slack will deliver it again", "channel", msg.channel, "err", err)
+			return
+		}
+		a.seen.done(key)
+		ack()
+	})
+}
+
+// authError reports whether Slack refused a token, which no reconnect can fix.
+func authError(err error) bool {
+	if err == nil {
+		return false
+	}
+	switch err.Error() {
+	case "invalid_auth", "not_authed", "account_inactive", "token_revoked", "not_allowed_token_type":
+		return true
+	}
+	return false
+}
