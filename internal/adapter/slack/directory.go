@@ -146,22 +146,23 @@ func (d *directory) isIM(id string) bool {
 func (d *directory) users() []chat.User {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	out := make([]chat.User, 0, len(d.byID))
-	for _, u := range d.byID {
-		out = append(out, u)
-	}
-	slices.SortFunc(out, func(a, b chat.User) int { return strings.Compare(a.Username, b.Username) })
-	return out
+	return sortedValues(d.byID, func(u chat.User) string { return u.Username })
 }
 
 func (d *directory) channels() []chat.Channel {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	out := make([]chat.Channel, 0, len(d.chans))
-	for _, c := range d.chans {
-		out = append(out, c)
+	return sortedValues(d.chans, func(c chat.Channel) string { return c.Name })
+}
+
+// sortedValues returns m's values ordered by key, so the system prompt lists people and
+// channels the same way every run (and the prompt cache keeps working).
+func sortedValues[T any](m map[string]T, key func(T) string) []T {
+	out := make([]T, 0, len(m))
+	for _, v := range m {
+		out = append(out, v)
 	}
-	slices.SortFunc(out, func(a, b chat.Channel) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortFunc(out, func(a, b T) int { return strings.Compare(key(a), key(b)) })
 	return out
 }
 
