@@ -156,11 +156,10 @@ func (w *worker) finish(ctx context.Context, end agent.Event) {
 func (w *worker) answer(ctx context.Context, md string) {
 	p := w.p
 	text := p.format(md)
-	marker, rest := "", w.detailParent()
-	if p.opts.ThreadOf != "" || !p.style.Threads {
-		marker, rest = p.format("_(continued below)_"), p.opts.ThreadOf
-	} else {
-		marker = p.format("_(continued in the thread)_")
+	below := p.opts.ThreadOf != "" || !p.style.Threads
+	marker := p.format("_(continued in the thread)_")
+	if below {
+		marker = p.format("_(continued below)_")
 	}
 	parts := Split(text, p.style.MaxText)
 	if len(parts) > 1 {
@@ -181,7 +180,8 @@ func (w *worker) answer(ctx context.Context, md string) {
 	default:
 		w.main = w.post(ctx, p.opts.ThreadOf, first)
 	}
-	if rest == "" {
+	rest := p.opts.ThreadOf // the rest of the answer goes below it, or in the thread under it
+	if !below {
 		rest = w.main
 	}
 	for _, part := range parts[1:] {
