@@ -84,3 +84,13 @@ type Channel struct {
 	Name string      `json:"name"`
 	Kind ChannelKind `json:"kind"`
 }
+
+// EventKey is the Metadata key that marks a run's trigger as a scheduled or external event;
+// its value is the event file's name.
+const EventKey = "event"
+
+// EventFile returns the name of the event file that triggered m, or "" when a person did.
+func (m Message) EventFile() string {
+	s, _ := m.Metadata[EventKey].(string)
+	return s
+}

@@ -17,15 +17,22 @@ func isStop(text string) bool {
 	return t == "stop" || t == "/stop"
 }
 
-// stop aborts the channel's run and drops the triggers waiting behind it (they stay in the log
-// and reach the context with the next run).
+// stop aborts the channel's run and drops the triggers waiting behind it (people's stay in the
+// log and reach the context with the next run; events count as handled).
 func (h *Hub) stop(mem *member, ch *store.Channel, m chat.Message) {
 	key := ch.Key()
+	var dropped []job
 	h.mu.Lock()
 	if q := h.queues[key]; q != nil && len(q.jobs) > 1 {
+		dropped = append(dropped, q.jobs[1:]...)
 		q.jobs = q.jobs[:1]
 	}
 	h.mu.Unlock()
+	for _, j := range dropped {
+		if j.done != nil {
+			j.done() // a dropped event counts as handled, so its file is not left behind
+		}
+	}
 	if h.agent.Abort(key) {
 		h.notice(mem, m, "_Stopping…_")
 		return

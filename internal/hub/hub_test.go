@@ -233,3 +233,43 @@ func TestIsStop(t *testing.T) {
 		}
 	}
 }
+
+func TestWakeQueuesEventsUpToTheCap(t *testing.T) {
+	r := newHubRig(t, config.Adapter{})
+	hold := make(chan struct{})
+	r.llm.Enqueue(fakellm.Reply{Text: "busy", Hold: hold})
+	r.llm.Default(fakellm.Text("event handled"))
+	r.receive(t, msg("1", "bea", "long job", true, false))
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	r.llm.WaitRequests(ctx, 1)
+
+	var mu sync.Mutex
+	done := 0
+	ev := chat.Message{ID: "ev", Sender: chat.User{ID: "EVENT", Username: "EVENT"}, Text: "[EVENT:a.json:immediate] check"}
+	for i := range 7 {
+		err := r.hub.Wake("plat", "C1", ev, func() { mu.Lock(); done++; mu.Unlock() })
+		switch {
+		case i < maxQueuedEvents && err != nil:
+			t.Fatalf("event %d refused: %v", i, err)
+		case i >= maxQueuedEvents && !errors.Is(err, ErrQueueFull):
+			t.Fatalf("event %d: err %v, want ErrQueueFull", i, err)
+		}
+	}
+	close(hold)
+	r.idle(t)
+	if n := len(r.llm.Requests()); n != 1+maxQueuedEvents {
+		t.Errorf("%d model requests, want the run plus %d events", n, maxQueuedEvents)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if done != maxQueuedEvents {
+		t.Errorf("done called %d times, want %d", done, maxQueuedEvents)
+	}
+	if got := r.llm.LastRequest().LastUserText(); !strings.Contains(got, "[EVENT:a.json:immediate] check") {
+		t.Errorf("the event's prompt = %q", got)
+	}
+	if texts := r.logTexts(t); strings.Contains(strings.Join(texts, "|"), "[EVENT:") {
+		t.Errorf("event triggers are mom's own wake-ups, not people's messages, and stay out of the log: %q", texts)
+	}
+}

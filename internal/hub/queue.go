@@ -19,6 +19,10 @@ type job struct {
 	msg chat.Message
 	// logEnd is the log offset just past the trigger (see agent.Request.LogEnd).
 	logEnd int64
+	// event marks a scheduled wake-up, which counts against its own cap; done, if set, is
+	// called once the job has run or was dropped.
+	event bool
+	done  func()
 }
 
 // queue is a channel's line of runs. It exists while the channel has a run going or waiting;
@@ -105,6 +109,9 @@ func (h *Hub) work(key string) {
 		h.mu.Unlock()
 
 		h.run(j)
+		if j.done != nil {
+			j.done()
+		}
 
 		h.mu.Lock()
 		if q := h.queues[key]; q != nil && len(q.jobs) > 0 {

@@ -142,8 +142,8 @@ func TestShape(t *testing.T) {
 		if s := strings.Join(sections, ", "); s != want {
 			t.Errorf("sections = %s\nwant       %s", s, want)
 		}
-		if strings.Contains(got, "SILENT") {
-			t.Error("silent completion belongs to the events work")
+		if !strings.Contains(got, "[SILENT]") || !strings.Contains(got, `"channelId": "`+p.Adapter+"/"+p.ChannelID+`"`) {
+			t.Error("the events section lacks silent completion or this channel's qualified id")
 		}
 	}
 }

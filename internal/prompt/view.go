@@ -24,6 +24,12 @@ type view struct {
 	Here string
 	// Zone is the time zone with its current offset: "Europe/Vienna, UTC+02:00".
 	Zone string
+	// TZ is the bare IANA zone name, for the events examples ("UTC" when unknown).
+	TZ string
+	// Qualified is this channel's id as event files name it: "slack-acme/C123".
+	Qualified string
+	// Events is the events directory, quoted for the shell where needed.
+	Events string
 	// ChannelRel is ChannelDir relative to Workspace, or "" when it lies elsewhere.
 	ChannelRel string
 	// Log is the channel's log.jsonl, quoted for the shell where needed.
@@ -71,6 +77,9 @@ func newView(p *Params) *view {
 		Platform:    platforms[p.AdapterType],
 		Here:        here(p),
 		Zone:        zone(p),
+		TZ:          cmp.Or(p.Timezone, "UTC"),
+		Qualified:   p.Adapter + "/" + p.ChannelID,
+		Events:      shellQuote(p.Workspace + "/events"),
 		Log:         shellQuote(p.ChannelDir + "/log.jsonl"),
 	}
 	if v.Platform == "" {

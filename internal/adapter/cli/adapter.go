@@ -229,6 +229,9 @@ func (a *Adapter) Reply(ctx context.Context, channelID string, trigger chat.Mess
 	if a.opts.OneShot {
 		return &oneShot{a: a, progress: &writer{w: a.opts.Progress}}
 	}
+	if f := trigger.EventFile(); f != "" {
+		a.out.line(a.out.dim("(starting event " + f + ")"))
+	}
 	return &reply{a: a, w: a.out}
 }
 

@@ -15,17 +15,21 @@ import (
 const editEvery = 1200 * time.Millisecond
 
 // Reply starts showing a run in a channel (hub.Replier). A mention inside a thread is answered
-// in that thread unless replyIn is "channel"; DMs are answered at the top level.
+// in that thread unless replyIn is "channel"; DMs and events are answered at the top level.
 func (a *Adapter) Reply(ctx context.Context, channelID string, trigger chat.Message) hub.Reply {
 	thread := ""
 	if a.opts.Config.ReplyIn != config.ReplyInChannel && !trigger.IsDM {
 		thread = trigger.ReplyTo
 	}
+	status := ""
+	if f := trigger.EventFile(); f != "" {
+		status = "_Starting event: " + f + "_"
+	}
 	surface := &surface{a: a, channel: channelID}
 	p := render.NewProgress(ctx, surface, render.Style{
 		Format: a.mrkdwn, MaxText: MaxText, Edit: true, Delete: true, Threads: true,
 		EditEvery: editEvery, Verbosity: a.opts.Config.Verbosity,
-	}, render.Options{ThreadOf: thread, Log: a.log.With("channel", channelID)})
+	}, render.Options{ThreadOf: thread, Status: status, Log: a.log.With("channel", channelID)})
 	return &reply{Progress: p, a: a, channel: channelID, thread: thread}
 }
 

@@ -1,0 +1,155 @@
+package events
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/mom-agent/mom/internal/chat"
+)
+
+// read parses a file and schedules it; gen is the version of the file the read was planned
+// for, so a read overtaken by a newer change does nothing.
+func (w *Watcher) read(name string, gen int) {
+	path := filepath.Join(w.opts.Dir, name)
+	data, readErr := os.ReadFile(path)
+	info, statErr := os.Stat(path)
+	if errors.Is(readErr, fs.ErrNotExist) || errors.Is(statErr, fs.ErrNotExist) {
+		w.removed(name)
+		return
+	}
+	var ev Event
+	err := readErr
+	if err == nil {
+		ev, err = Parse(name, data, w.opts.Adapters)
+	}
+
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	e := w.files[name]
+	if w.closed || e == nil || e.gen != gen {
+		return
+	}
+	if err != nil {
+		e.failures++
+		if e.failures <= parseTries {
+			w.readLaterLocked(e, firstRetry<<(e.failures-1))
+			return
+		}
+		delete(w.files, name)
+		go w.setAside(name, err)
+		return
+	}
+	e.ev = ev
+	now := time.Now()
+	switch {
+	case ev.Type == Immediate && e.atStart && info.ModTime().Before(w.start):
+		w.log.Info("deleting a stale immediate event written while mom was not running", "file", name)
+		w.forgetLocked(e)
+	case ev.Type == OneShot && ev.At.Before(now):
+		w.log.Info("deleting a one-shot event whose time has passed", "file", name, "at", ev.raw)
+		w.forgetLocked(e)
+	default:
+		w.armLocked(e, now)
+	}
+}
+
+// armLocked sets the timer for the event's next time. Waits longer than maxTimerGap are taken
+// in steps, each re-reading the clock, so a clock that jumps (suspend, NTP) cannot make a
+// one-shot months away fire late.
+func (w *Watcher) armLocked(e *entry, now time.Time) {
+	due := e.ev.Next(now)
+	if due.IsZero() {
+		w.log.Warn("the event's schedule never fires again", "file", e.name)
+		return
+	}
+	gen := e.gen
+	if wait := due.Sub(now); wait > maxTimerGap {
+		e.timer = time.AfterFunc(maxTimerGap, func() {
+			w.mu.Lock()
+			defer w.mu.Unlock()
+			if cur := w.files[e.name]; cur == e && e.gen == gen && !w.closed {
+				w.armLocked(e, time.Now())
+			}
+		})
+		return
+	}
+	w.log.Debug("event scheduled", "file", e.name, "due", due)
+	e.timer = time.AfterFunc(max(due.Sub(now), 0), func() { w.fire(e, gen, due) })
+}
+
+// fire hands a due event to the hub and plans what comes after: the next time of a periodic
+// event, the deletion of an immediate or one-shot file once it has run.
+func (w *Watcher) fire(e *entry, gen int, due time.Time) {
+	w.mu.Lock()
+	if w.closed || w.files[e.name] != e || e.gen != gen {
+		w.mu.Unlock()
+		return
+	}
+	ev := e.ev
+	if ev.Type == Periodic {
+		w.armLocked(e, due) // the next time, counted from this one so it is never skipped
+	}
+	w.mu.Unlock()
+
+	done := func() {}
+	if ev.Type != Periodic {
+		done = func() { w.finished(e, gen) }
+	}
+	now := time.Now()
+	trigger := chat.Message{
+		ID: fmt.Sprintf("event-%d", now.UnixNano()), TS: now,
+		Sender:   chat.User{ID: "EVENT", Username: "EVENT"},
+		Text:     ev.Trigger(),
+		Metadata: map[string]any{chat.EventKey: ev.File},
+	}
+	w.log.Info("event due", "file", ev.File, "channel", ev.ChannelID(), "late", now.Sub(due).Round(time.Millisecond))
+	err := w.opts.Hub.Wake(ev.Adapter, ev.Channel, trigger, done)
+	if err != nil {
+		// A full queue drops the event as the spec says; the file is handled as if it ran.
+		w.log.Warn("event dropped", "file", ev.File, "channel", ev.ChannelID(), "err", err)
+		done()
+	}
+}
+
+// finished deletes an immediate or one-shot file after its run, unless it was changed since
+// it fired (then the new version is scheduled on its own).
+func (w *Watcher) finished(e *entry, gen int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.files[e.name] != e || e.gen != gen {
+		return
+	}
+	w.forgetLocked(e)
+}
+
+// forgetLocked deletes the file and its entry.
+func (w *Watcher) forgetLocked(e *entry) {
+	e.cancel()
+	delete(w.files, e.name)
+	if err := os.Remove(filepath.Join(w.opts.Dir, e.name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		w.log.Warn("could not delete an event file", "file", e.name, "err", err)
+	}
+}
+
+// setAside moves a file that is not a valid event into .invalid/, next to a note saying why,
+// so a mistake is visible and nothing written is lost.
+func (w *Watcher) setAside(name string, reason error) {
+	w.log.Error("invalid event file moved aside", "file", name, "to", filepath.Join(InvalidDir, name), "err", reason)
+	dir := filepath.Join(w.opts.Dir, InvalidDir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		w.log.Warn("could not create the folder for invalid events", "err", err)
+		return
+	}
+	note := fmt.Sprintf("%s was moved here on %s because it is not a valid event:\n%v\n",
+		name, time.Now().Format(time.RFC3339), reason)
+	if err := os.WriteFile(filepath.Join(dir, name+".error.txt"), []byte(note), 0o644); err != nil {
+		w.log.Warn("could not write why an event is invalid", "file", name, "err", err)
+	}
+	if err := os.Rename(filepath.Join(w.opts.Dir, name), filepath.Join(dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		w.log.Warn("could not move an invalid event aside", "file", name, "err", err)
+	}
+}

@@ -1,0 +1,61 @@
+package hub
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/mom-agent/mom/internal/chat"
+)
+
+// maxQueuedEvents is how many event runs may wait behind a channel's run; more are dropped.
+const maxQueuedEvents = 5
+
+// ErrQueueFull is returned by Wake when a channel already has maxQueuedEvents events waiting.
+var ErrQueueFull = errors.New("too many events are waiting in this channel")
+
+// Wake runs a scheduled or external event in a channel (the spec's enqueueEvent). Unlike a
+// person's message it always queues behind the channel's current run, never "already
+// working", up to maxQueuedEvents waiting events; past that it returns ErrQueueFull. The
+// trigger is not logged: it is mom's own wake-up, not something people said; the run sees
+// the log as it is now. done, if not nil, is called after the run, or when `stop` drops the
+// waiting event; an event still waiting when mom shuts down is not run and done is not called.
+func (h *Hub) Wake(adapter, channelID string, trigger chat.Message, done func()) error {
+	h.mu.Lock()
+	mem, closed := h.adapters[adapter], h.closed
+	h.mu.Unlock()
+	if closed {
+		return ErrClosed
+	}
+	if mem == nil {
+		return fmt.Errorf("event for unknown adapter %q", adapter)
+	}
+	ch, err := h.store.Channel(adapter, channelID)
+	if err != nil {
+		return err
+	}
+	end, err := ch.LogSize()
+	if err != nil {
+		return err
+	}
+	trigger.ChannelID = channelID
+	j := job{mem: mem, ch: ch, msg: trigger, logEnd: end, event: true, done: done}
+	key := ch.Key()
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return ErrClosed
+	}
+	if q, ok := h.queues[key]; ok {
+		waiting := 0
+		for _, w := range q.jobs[1:] {
+			if w.event {
+				waiting++
+			}
+		}
+		if waiting >= maxQueuedEvents {
+			return ErrQueueFull
+		}
+	}
+	h.enqueueLocked(key, j)
+	return nil
+}
