@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	fakellm "github.com/mom-agent/mom/internal/fake/llm"
 )
@@ -118,4 +119,38 @@ func BenchmarkSlackTurn(b *testing.B) {
 	}
 	b.StopTimer()
 	sw.stop()
+}
+
+// BenchmarkEventLatency measures events through a running mom: how late a one-shot's prompt
+// reaches the model after its due time (due-ms), and how long an immediate event takes from
+// its file appearing in the events directory to the model (write-ms, which includes the
+// 100 ms debounce that lets writers finish).
+func BenchmarkEventLatency(b *testing.B) {
+	w := newWorld(b)
+	w.llm.Default(fakellm.Text("ok"))
+	p := w.start()
+	p.waitForErr("mom is running")
+	var late, write []time.Duration
+	for i := 0; i < b.N; i++ {
+		due := time.Now().Add(300 * time.Millisecond)
+		w.writeEvent(fmt.Sprintf("due-%d.json", i), fmt.Sprintf(`{"type": "one-shot", "channelId": "local", "text": "x", "at": %q}`, due.Format(time.RFC3339Nano)))
+		w.waitRequests(2*i + 1)
+		late = append(late, time.Since(due))
+		p.waitFor("↳ ", 2*i+1)
+		start := time.Now()
+		w.writeEvent(fmt.Sprintf("now-%d.json", i), `{"type": "immediate", "channelId": "local", "text": "x"}`)
+		w.waitRequests(2*i + 2)
+		write = append(write, time.Since(start))
+		p.waitFor("↳ ", 2*i+2)
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(medianDuration(late))/1e6, "due-ms")
+	b.ReportMetric(float64(medianDuration(write))/1e6, "write-ms")
+	p.quit()
+}
+
+func medianDuration(xs []time.Duration) time.Duration {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[len(s)/2]
 }

@@ -3,6 +3,7 @@
 //	mom [--sandbox=host|docker:<container>|bwrap] [--model provider/id] <data-dir>
 //	mom run [flags] <data-dir> -m "prompt" [-c adapter/channel]
 //	mom check <data-dir>
+//	mom events <data-dir> [--next N] [--from time]
 //	mom download <data-dir> <adapter>/<channel>
 //	mom slack-manifest [--name mom]
 //	mom version
@@ -53,6 +54,8 @@ func run(ctx context.Context, args []string, std stdio) int {
 		err = cmdRun(ctx, args[1:], std)
 	case "check":
 		err = cmdCheck(args[1:], std)
+	case "events":
+		err = cmdEvents(args[1:], std)
 	case "download":
 		err = cmdDownload(ctx, args[1:], std)
 	case "slack-manifest":
@@ -83,6 +86,7 @@ const usage = `Usage:
   mom [flags] <data-dir>                         start every adapter in <data-dir>/config.json
   mom run [flags] <data-dir> -m "prompt"         answer one prompt and print the answer
   mom check [flags] <data-dir>                   validate config.json and show what would start
+  mom events <data-dir> [--next N] [--from t]    list scheduled events and their next times
   mom download <data-dir> <adapter>/<channel>    print a channel's history as text
   mom slack-manifest [--name mom]                print the Slack app manifest mom needs
   mom version                                    print the version

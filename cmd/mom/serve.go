@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"os/user"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/mom-agent/mom/internal/adapter/slack"
 	"github.com/mom-agent/mom/internal/chat"
 	"github.com/mom-agent/mom/internal/config"
+	"github.com/mom-agent/mom/internal/events"
 	"github.com/mom-agent/mom/internal/store"
 )
 
@@ -73,6 +75,17 @@ func cmdServe(ctx context.Context, args []string, std stdio) error {
 		}
 		defer stopAdapter(ad, log)
 	}
+	names := make([]string, len(adapters))
+	for i, ad := range adapters {
+		names[i] = ad.Name()
+	}
+	watcher := events.NewWatcher(events.Options{
+		Dir: filepath.Join(a.store.Workspace(), "events"), Adapters: names, Hub: a.hub, Log: log,
+	})
+	if err := watcher.Start(ctx); err != nil {
+		return err
+	}
+	defer watcher.Stop()
 	log.Info("mom is running", "adapters", len(adapters), "startup", time.Since(started).Round(time.Microsecond))
 	if interactive {
 		fmt.Fprintf(std.err, "mom %s · %s/%s · type a message, Ctrl-C stops a run, Ctrl-D quits\n",

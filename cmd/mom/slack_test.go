@@ -352,6 +352,14 @@ func TestSlackSocketDropMidRun(t *testing.T) {
 	sw.slack.Refresh()
 	sw.slack.WaitFor(t, "a third connection", func() bool { return sw.slack.Connections() >= 3 && sw.slack.Connected() })
 	sw.slack.Say(general, adaID, "<@"+slackBot+"> anything I missed?")
+	defer func() {
+		if t.Failed() {
+			for _, d := range sw.slack.Deliveries() {
+				t.Logf("delivery %+v", d)
+			}
+			t.Logf("mom's log:\n%s", sw.p.err)
+		}
+	}()
 	sw.botSays(general, "", "second run")
 	sw.slack.WaitFor(t, "every event acknowledged", func() bool { return len(sw.slack.Unacked()) == 0 })
 	sw.stop()

@@ -1,0 +1,121 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mom-agent/mom/internal/config"
+	"github.com/mom-agent/mom/internal/events"
+)
+
+// cmdEvents is `mom events <data-dir> [--next N]`: list every event file with its channel and
+// its next fire times in its own time zone, and the files that are not valid events with the
+// reason, so a person can check "when will this run?" without waiting.
+func cmdEvents(args []string, std stdio) error {
+	var next int
+	var from string
+	dir, fl, err := parseCommand("mom events", args, func(fs *flag.FlagSet) {
+		fs.IntVar(&next, "next", 3, "how many fire times to show")
+		fs.StringVar(&from, "from", "", "show fire times after this moment (RFC 3339) instead of now")
+	})
+	if err != nil {
+		return err
+	}
+	now := time.Now()
+	if from != "" {
+		if now, err = time.Parse(time.RFC3339, from); err != nil {
+			return fmt.Errorf("%w: --from must be a time like 2026-03-08T00:00:00-05:00, not %q", errUsage, from)
+		}
+	}
+	if next < 1 || next > 1000 {
+		return fmt.Errorf("%w: --next must be between 1 and 1000", errUsage)
+	}
+	cfg, err := readConfig(filepath.Join(dir, config.FileName), fl)
+	if err != nil {
+		return err
+	}
+	names := make([]string, len(cfg.Adapters))
+	for i, a := range cfg.Adapters {
+		names[i] = a.Name
+	}
+	evDir := filepath.Join(dir, "workspace", "events")
+	entries, err := os.ReadDir(evDir)
+	if err != nil && !os.IsNotExist(err) {
+		return err
+	}
+	shown := 0
+	for _, de := range entries {
+		name := de.Name()
+		if !strings.HasSuffix(name, ".json") || strings.HasPrefix(name, ".") || !de.Type().IsRegular() {
+			continue
+		}
+		shown++
+		data, err := os.ReadFile(filepath.Join(evDir, name))
+		if err == nil {
+			var ev events.Event
+			if ev, err = events.Parse(name, data, names); err == nil {
+				describeEvent(std.out, ev, now, next)
+				continue
+			}
+		}
+		fmt.Fprintf(std.out, "%s  INVALID: %v\n", name, err)
+	}
+	shown += listInvalid(std.out, filepath.Join(evDir, events.InvalidDir))
+	if shown == 0 {
+		fmt.Fprintf(std.out, "no events in %s\n", evDir)
+	}
+	return nil
+}
+
+// describeEvent prints one event and its next fire times.
+func describeEvent(w io.Writer, ev events.Event, now time.Time, n int) {
+	switch ev.Type {
+	case events.Immediate:
+		fmt.Fprintf(w, "%s  immediate  %s\n  runs as soon as mom sees it (a file older than mom's start is deleted unrun)\n", ev.File, ev.ChannelID())
+	case events.OneShot:
+		fmt.Fprintf(w, "%s  one-shot  %s\n", ev.File, ev.ChannelID())
+		if ev.At.Before(now) {
+			fmt.Fprintf(w, "  %s  (past: deleted unrun when mom sees it)\n", ev.At.Format(time.RFC3339))
+		} else {
+			fmt.Fprintf(w, "  %s\n", ev.At.Format("2006-01-02 15:04 -07:00 Mon"))
+		}
+	case events.Periodic:
+		fmt.Fprintf(w, "%s  periodic %q in %s  %s\n", ev.File, ev.Schedule.String(), ev.Zone, ev.ChannelID())
+		times := ev.Schedule.NextN(now, n)
+		if len(times) == 0 {
+			fmt.Fprintln(w, "  never fires")
+		}
+		for _, t := range times {
+			fmt.Fprintf(w, "  %s\n", t.Format("2006-01-02 15:04 -07:00 MST Mon"))
+		}
+	}
+}
+
+// listInvalid prints the files set aside as invalid, with the first line of their note.
+func listInvalid(w io.Writer, dir string) int {
+	entries, _ := os.ReadDir(dir)
+	n := 0
+	var names []string
+	for _, de := range entries {
+		if strings.HasSuffix(de.Name(), ".json") {
+			names = append(names, de.Name())
+		}
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		n++
+		reason := "(no note)"
+		if note, err := os.ReadFile(filepath.Join(dir, name+".error.txt")); err == nil {
+			lines := strings.SplitN(strings.TrimSpace(string(note)), "\n", 2)
+			reason = lines[len(lines)-1]
+		}
+		fmt.Fprintf(w, "%s/%s  INVALID (set aside): %s\n", events.InvalidDir, name, reason)
+	}
+	return n
+}
