@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mom-agent/mom/internal/chat"
+	"github.com/mom-agent/mom/internal/hub"
 )
 
 // read parses a file and schedules it; gen is the version of the file the read was planned
@@ -108,10 +109,14 @@ func (w *Watcher) fire(e *entry, gen int, due time.Time) {
 	}
 	w.log.Info("event due", "file", ev.File, "channel", ev.ChannelID(), "late", now.Sub(due).Round(time.Millisecond))
 	err := w.opts.Hub.Wake(ev.Adapter, ev.Channel, trigger, done)
-	if err != nil {
+	switch {
+	case errors.Is(err, hub.ErrQueueFull):
 		// A full queue drops the event as the spec says; the file is handled as if it ran.
 		w.log.Warn("event dropped", "file", ev.File, "channel", ev.ChannelID(), "err", err)
 		done()
+	case err != nil:
+		// mom is shutting down, or the adapter is gone: the file stays for next time.
+		w.log.Warn("event not run", "file", ev.File, "channel", ev.ChannelID(), "err", err)
 	}
 }
 

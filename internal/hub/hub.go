@@ -89,14 +89,9 @@ var ErrClosed = errors.New("mom is shutting down")
 // Receive logs m and acts on it (chat.Inbox). It returns once m is in log.jsonl; the run it may
 // start happens in the background.
 func (h *Hub) Receive(ctx context.Context, adapter string, m chat.Message) error {
-	h.mu.Lock()
-	mem, closed := h.adapters[adapter], h.closed
-	h.mu.Unlock()
-	if closed {
-		return ErrClosed
-	}
-	if mem == nil {
-		return fmt.Errorf("message from unknown adapter %q", adapter)
+	mem, err := h.member(adapter, "message")
+	if err != nil {
+		return err
 	}
 	ch, err := h.store.Channel(adapter, m.ChannelID)
 	if err != nil {
@@ -119,6 +114,21 @@ func (h *Hub) Receive(ctx context.Context, adapter string, m chat.Message) error
 	}
 	h.trigger(mem, ch, job{mem: mem, ch: ch, msg: m, logEnd: pos.End})
 	return nil
+}
+
+// member returns the registered adapter called name, or why work for it (a "message", an
+// "event") cannot be taken.
+func (h *Hub) member(name, what string) (*member, error) {
+	h.mu.Lock()
+	mem, closed := h.adapters[name], h.closed
+	h.mu.Unlock()
+	if closed {
+		return nil, ErrClosed
+	}
+	if mem == nil {
+		return nil, fmt.Errorf("%s from unknown adapter %q", what, name)
+	}
+	return mem, nil
 }
 
 // Shutdown stops accepting messages, aborts every run and waits for runs and notices to finish

@@ -2,7 +2,6 @@ package hub
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/mom-agent/mom/internal/chat"
 )
@@ -20,14 +19,9 @@ var ErrQueueFull = errors.New("too many events are waiting in this channel")
 // the log as it is now. done, if not nil, is called after the run, or when `stop` drops the
 // waiting event; an event still waiting when mom shuts down is not run and done is not called.
 func (h *Hub) Wake(adapter, channelID string, trigger chat.Message, done func()) error {
-	h.mu.Lock()
-	mem, closed := h.adapters[adapter], h.closed
-	h.mu.Unlock()
-	if closed {
-		return ErrClosed
-	}
-	if mem == nil {
-		return fmt.Errorf("event for unknown adapter %q", adapter)
+	mem, err := h.member(adapter, "event")
+	if err != nil {
+		return err
 	}
 	ch, err := h.store.Channel(adapter, channelID)
 	if err != nil {
