@@ -210,15 +210,27 @@ func (p *proc) waitFor(s string, count ...int) {
 	if len(count) > 0 {
 		n = count[0]
 	}
+	p.waitOutput(p.out, "print", s, n)
+}
+
+// waitForErr waits until stderr (the log) contains s.
+func (p *proc) waitForErr(s string) {
+	p.t.Helper()
+	p.waitOutput(p.err, "log", s, 1)
+}
+
+// waitOutput waits until buf holds s n times, failing at once if mom exits first.
+func (p *proc) waitOutput(buf *syncBuffer, verb, s string, n int) {
+	p.t.Helper()
 	deadline := time.Now().Add(hangGuard)
-	for strings.Count(p.out.String(), s) < n {
+	for strings.Count(buf.String(), s) < n {
 		select {
 		case <-p.done:
-			p.t.Fatalf("mom exited before printing %q\nstdout:\n%s\nstderr:\n%s", s, p.out, p.err)
+			p.t.Fatalf("mom exited before it would %s %q\nstdout:\n%s\nstderr:\n%s", verb, s, p.out, p.err)
 		case <-time.After(5 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
-			p.t.Fatalf("mom did not print %q\nstdout:\n%s\nstderr:\n%s", s, p.out, p.err)
+			p.t.Fatalf("mom did not %s %q\nstdout:\n%s\nstderr:\n%s", verb, s, p.out, p.err)
 		}
 	}
 }
@@ -302,15 +314,22 @@ func jsonLines(t *testing.T, path string) []map[string]any {
 }
 
 // waitForFile waits until path exists.
-func waitForFile(t *testing.T, path string) {
+func waitForFile(t testing.TB, path string) {
+	t.Helper()
+	eventually(t, path+" to appear", func() bool {
+		_, err := os.Stat(path)
+		return err == nil
+	})
+}
+
+// eventually waits until cond holds. The bound guards against hangs; no test asserts on
+// how long anything takes.
+func eventually(t testing.TB, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(hangGuard)
-	for {
-		if _, err := os.Stat(path); err == nil {
-			return
-		}
+	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatalf("%s never appeared", path)
+			t.Fatalf("timed out waiting for %s", what)
 		}
 		time.Sleep(5 * time.Millisecond)
 	}

@@ -62,13 +62,7 @@ func TestEventImmediateAndOneShotRunInTheTerminal(t *testing.T) {
 	if !strings.Contains(p.out.String(), "(starting event hook.json)") {
 		t.Errorf("the terminal does not say an event started:\n%s", p.out)
 	}
-	deadline := time.Now().Add(hangGuard)
-	for len(w.eventFiles()) > 0 && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if files := w.eventFiles(); len(files) > 0 {
-		t.Errorf("event files left after running: %v", files)
-	}
+	eventually(t, "the event files to be deleted after running", func() bool { return len(w.eventFiles()) == 0 })
 	if code := p.quit(); code != 0 {
 		t.Errorf("exit %d", code)
 	}
@@ -86,11 +80,7 @@ func TestEventBurstRespectsTheQueueCap(t *testing.T) {
 	for i := 1; i < 50; i++ {
 		w.writeEvent(fmt.Sprintf("burst-%02d.json", i), fmt.Sprintf(`{"type": "immediate", "channelId": "local", "text": "item %d"}`, i))
 	}
-	p.waitForErr("event dropped")
-	deadline := time.Now().Add(hangGuard)
-	for strings.Count(p.err.String(), "event dropped") < 44 && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
+	p.waitOutput(p.err, "log", "event dropped", 44)
 	close(hold)
 	p.waitFor("↳ ", 6)
 	if code := p.quit(); code != 0 {

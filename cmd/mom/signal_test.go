@@ -1,13 +1,13 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	fakellm "github.com/mom-agent/mom/internal/fake/llm"
 )
@@ -29,13 +29,7 @@ func processGone(t *testing.T, pidFile string) {
 		t.Fatal(err)
 	}
 	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
-	deadline := time.Now().Add(hangGuard)
-	for syscall.Kill(pid, 0) == nil {
-		if time.Now().After(deadline) {
-			t.Fatalf("the tool's process %d is still running", pid)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	eventually(t, fmt.Sprintf("the tool's process %d to end", pid), func() bool { return syscall.Kill(pid, 0) != nil })
 }
 
 // TestSIGTERMShutsDownCleanly: a run in progress is aborted, its command killed, the

@@ -106,22 +106,6 @@ func (sw *slackWorld) visible(channel, thread string) []fakeslack.Message {
 	return sw.slack.Replies(channel, thread)
 }
 
-// waitForErr waits until stderr (the log) contains s.
-func (p *proc) waitForErr(s string) {
-	p.t.Helper()
-	deadline := time.Now().Add(hangGuard)
-	for !strings.Contains(p.err.String(), s) {
-		select {
-		case <-p.done:
-			p.t.Fatalf("mom exited before logging %q\nstderr:\n%s", s, p.err)
-		case <-time.After(5 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			p.t.Fatalf("mom did not log %q\nstderr:\n%s", s, p.err)
-		}
-	}
-}
-
 func TestSlackMentionGetsReplyWithDetailsInThread(t *testing.T) {
 	sw := newSlackWorld(t, "")
 	sw.llm.Enqueue(fakellm.Calls(fakellm.Call("bash", map[string]any{"label": "Say hi", "command": "echo hi-from-bash"})))
@@ -407,17 +391,10 @@ func TestSlackBackfillLogsWhatWasMissed(t *testing.T) {
 	sw.slack.Say(general, adaID, "<@"+slackBot+"> are you there?", fakeslack.Silently())
 	sw.run()
 	logPath := filepath.Join(sw.channelDir("acme", general), "log.jsonl")
-	deadline := time.Now().Add(hangGuard)
-	for {
+	eventually(t, "backfill to log the missed messages in order", func() bool {
 		lines := jsonLines(t, logPath)
-		if len(lines) >= 4 && lines[2]["text"] == "while mom was away" && lines[3]["text"] == "are you there?" {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("backfill did not log the missed messages: %v", lines)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return len(lines) >= 4 && lines[2]["text"] == "while mom was away" && lines[3]["text"] == "are you there?"
+	})
 	sw.stop()
 	if n := len(sw.llm.Requests()); n != 1 {
 		t.Errorf("%d model requests; missed messages are history, not triggers", n)

@@ -183,5 +183,3 @@ func duration(d time.Duration) string {
 		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
 	}
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }

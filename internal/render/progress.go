@@ -3,6 +3,7 @@ package render
 import (
 	"context"
 	"log/slog"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -182,7 +183,7 @@ func (p *Progress) apply(ev agent.Event) {
 		}
 	case agent.EventRetryStart:
 		if v != config.Quiet {
-			p.addLine("_Retrying (" + itoa(ev.Attempt) + "/" + itoa(ev.MaxAttempts) + ")…_")
+			p.addLine("_Retrying (" + strconv.Itoa(ev.Attempt) + "/" + strconv.Itoa(ev.MaxAttempts) + ")…_")
 		}
 	case agent.EventCompactionStart:
 		p.addLine("_Compacting context…_")
@@ -224,7 +225,7 @@ func (p *Progress) statusText() string {
 	var b strings.Builder
 	b.WriteString(p.opts.Status)
 	if p.dropped > 0 {
-		b.WriteString("\n_… " + itoa(p.dropped) + " earlier steps_")
+		b.WriteString("\n_… " + strconv.Itoa(p.dropped) + " earlier steps_")
 	}
 	for _, l := range p.lines {
 		b.WriteString("\n" + l)

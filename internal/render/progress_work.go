@@ -34,8 +34,10 @@ func (p *Progress) work(ctx context.Context) {
 		p.pending = nil
 		end := p.end
 		dirty := p.dirty
-		status := p.statusText()
-		if end == nil && dirty && time.Since(lastEdit) >= p.style.EditEvery {
+		wait := p.style.EditEvery - time.Since(lastEdit)
+		status := ""
+		if end == nil && dirty && wait <= 0 {
+			status = p.statusText() // built only when an edit is due, not per streamed word
 			p.dirty = false
 		}
 		p.mu.Unlock()
@@ -50,7 +52,7 @@ func (p *Progress) work(ctx context.Context) {
 		if !dirty || !p.style.Edit {
 			continue
 		}
-		if wait := p.style.EditEvery - time.Since(lastEdit); wait > 0 {
+		if wait > 0 {
 			if tick == nil {
 				if timer == nil {
 					timer = time.NewTimer(wait)

@@ -55,10 +55,9 @@ type Adapter struct {
 	seen  *dedup
 	lanes *lanes
 
-	mu        sync.Mutex
-	bot       chat.User // the bot's own user
-	botID     string    // the bot's bot_id (B…), which its own messages carry
-	connected bool
+	mu    sync.Mutex
+	bot   chat.User // the bot's own user
+	botID string    // the bot's bot_id (B…), which its own messages carry
 	// everConnected says a connection was made once, after which token errors are retried
 	// like any other (a revoked token is reported, but the person may fix it in Slack).
 	everConnected bool
@@ -114,13 +113,6 @@ func (a *Adapter) Channels() []chat.Channel { return a.dir.channels() }
 
 // Users returns the workspace's people and bots.
 func (a *Adapter) Users() []chat.User { return a.dir.users() }
-
-// Connected reports whether the Socket Mode connection is up.
-func (a *Adapter) Connected() bool {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.connected
-}
 
 // Start checks the tokens, loads the workspace's users and channels, catches up on channels
 // with history, and opens the Socket Mode connection. It returns once events can arrive.

@@ -19,7 +19,6 @@ func (a *Adapter) connectLoop(ctx context.Context, sm *socketmode.Client, refuse
 	for {
 		started := time.Now()
 		err := sm.RunContext(ctx)
-		a.setConnected(false)
 		if ctx.Err() != nil {
 			return
 		}
@@ -43,12 +42,6 @@ func (a *Adapter) connectLoop(ctx context.Context, sm *socketmode.Client, refuse
 	}
 }
 
-func (a *Adapter) setConnected(up bool) {
-	a.mu.Lock()
-	a.connected = up
-	a.mu.Unlock()
-}
-
 // events reads what the connection delivers until ctx ends. hello is closed at the first
 // hello, when Slack starts sending events.
 func (a *Adapter) events(ctx context.Context, sm *socketmode.Client, in chat.Inbox, hello chan struct{}) {
@@ -62,7 +55,6 @@ func (a *Adapter) events(ctx context.Context, sm *socketmode.Client, in chat.Inb
 		}
 		switch ev.Type {
 		case socketmode.EventTypeHello:
-			a.setConnected(true)
 			a.mu.Lock()
 			a.everConnected = true
 			a.mu.Unlock()
@@ -73,10 +65,7 @@ func (a *Adapter) events(ctx context.Context, sm *socketmode.Client, in chat.Inb
 				a.log.Info("reconnected to Slack")
 			}
 		case socketmode.EventTypeConnectionError, socketmode.EventTypeIncomingError:
-			a.setConnected(false)
 			a.log.Warn("Slack connection problem", "event", ev.Type, "detail", ev.Data)
-		case socketmode.EventTypeDisconnect:
-			a.setConnected(false)
 		case socketmode.EventTypeInvalidAuth:
 			a.log.Error("Slack refused the app token (xapp-…); copy it again from the app's Basic Information page")
 		case socketmode.EventTypeEventsAPI:
