@@ -52,8 +52,8 @@ type Adapter struct {
 	http  *http.Client
 	log   *slog.Logger
 	dir   *directory
-	seen  *dedup
-	lanes *lanes
+	seen  *chat.Dedup
+	lanes *chat.Lanes
 
 	mu    sync.Mutex
 	bot   chat.User // the bot's own user
@@ -86,10 +86,10 @@ func New(opts Options) *Adapter {
 	a := &Adapter{
 		opts: opts, http: hc, log: log,
 		api:  slackgo.New(opts.Config.BotToken, apiOpts...),
-		seen: newDedup(4096),
+		seen: chat.NewDedup(4096),
 	}
 	a.dir = newDirectory(a)
-	a.lanes = newLanes()
+	a.lanes = chat.NewLanes()
 	return a
 }
 
@@ -176,7 +176,7 @@ func (a *Adapter) Stop(ctx context.Context) error {
 		cancel()
 	}
 	done := make(chan struct{})
-	go func() { a.wg.Wait(); a.lanes.wait(); close(done) }()
+	go func() { a.wg.Wait(); a.lanes.Wait(); close(done) }()
 	select {
 	case <-done:
 		return nil

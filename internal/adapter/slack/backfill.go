@@ -90,16 +90,16 @@ func (a *Adapter) backfillChannel(ctx context.Context, in chat.Inbox, channelID 
 			continue
 		}
 		key := channelID + "/" + m.ts
-		if a.seen.claim(key, func() {}) != claimNew {
+		if a.seen.Claim(key, func() {}) != chat.ClaimNew {
 			continue // it arrived over the socket as well
 		}
 		done := make(chan error, 1)
-		a.lanes.run(channelID, func() { done <- a.receive(ctx, in, m) })
+		a.lanes.Run(channelID, func() { done <- a.receive(ctx, in, m) })
 		if err := <-done; err != nil {
-			a.seen.release(key)
+			a.seen.Release(key)
 			return n, err
 		}
-		a.seen.done(key)
+		a.seen.Done(key)
 		n++
 	}
 	return n, nil

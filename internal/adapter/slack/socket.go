@@ -99,20 +99,20 @@ func (a *Adapter) eventsAPI(ctx context.Context, sm *socketmode.Client, in chat.
 		return
 	}
 	key := msg.channel + "/" + msg.ts
-	switch a.seen.claim(key, ack) {
-	case claimDone:
+	switch a.seen.Claim(key, ack) {
+	case chat.ClaimDone:
 		ack()
 		return
-	case claimBusy:
+	case chat.ClaimBusy:
 		return // the first delivery is still being handled and will be acknowledged
 	}
-	a.lanes.run(msg.channel, func() {
+	a.lanes.Run(msg.channel, func() {
 		if err := a.receive(ctx, in, msg); err != nil {
-			a.seen.release(key)
+			a.seen.Release(key)
 			a.log.Warn("could not log a Slack message; Slack will deliver it again", "channel", msg.channel, "err", err)
 			return
 		}
-		a.seen.done(key)
+		a.seen.Done(key)
 		ack()
 	})
 }

@@ -2,9 +2,7 @@ package slack
 
 import (
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/mom-agent/mom/internal/chat"
 )
@@ -51,61 +49,6 @@ func TestTimestamps(t *testing.T) {
 		if _, err := parseTS(bad); err == nil {
 			t.Errorf("parseTS(%q) accepted", bad)
 		}
-	}
-}
-
-func TestDedup(t *testing.T) {
-	d := newDedup(2)
-	acked := 0
-	ack := func() { acked++ }
-	if d.claim("a", ack) != claimNew {
-		t.Fatal("first delivery not new")
-	}
-	if d.claim("a", ack) != claimBusy {
-		t.Fatal("a redelivery during handling must wait")
-	}
-	d.done("a")
-	if acked != 1 {
-		t.Errorf("the waiting redelivery was acked %d times, want 1", acked)
-	}
-	if d.claim("a", ack) != claimDone {
-		t.Error("a redelivery after handling must be dropped")
-	}
-	d.claim("b", ack)
-	d.release("b") // handling failed: the next delivery is handled afresh
-	if d.claim("b", ack) != claimNew {
-		t.Error("a released message must be handled again")
-	}
-	d.done("b")
-	d.claim("c", ack)
-	d.done("c")
-	if d.claim("a", ack) != claimNew {
-		t.Error("the oldest key should have been forgotten beyond the size")
-	}
-}
-
-func TestLanesKeepOrderPerChannel(t *testing.T) {
-	l := newLanes()
-	var mu sync.Mutex
-	var got []int
-	for i := range 100 {
-		l.run("C1", func() {
-			if i == 0 {
-				time.Sleep(time.Millisecond) // the first is slow; the rest must still wait
-			}
-			mu.Lock()
-			got = append(got, i)
-			mu.Unlock()
-		})
-	}
-	l.wait()
-	for i, v := range got {
-		if v != i {
-			t.Fatalf("order broken at %d: %v", i, got)
-		}
-	}
-	if len(got) != 100 {
-		t.Fatalf("ran %d of 100", len(got))
 	}
 }
 

@@ -1,0 +1,89 @@
+package chat
+
+import "sync"
+
+// Dedup remembers which messages were handled, so that a platform's redeliveries (Slack
+// resends envelopes not acknowledged in time or again after a reconnect, and sends two events for
+// one mention; gateways replay after a resume) never log or run a message twice. It forgets the oldest
+// handled messages beyond its size.
+type Dedup struct {
+	mu      sync.Mutex
+	max     int
+	entries map[string]*dedupEntry
+	order   []string // keys, oldest first
+}
+
+type dedupEntry struct {
+	done    bool
+	waiting []func() // acknowledgements of redeliveries that arrived while the first was handled
+}
+
+// Claim says what to do with one delivery of a message.
+type Claim int
+
+const (
+	// ClaimNew: the first delivery; handle it, then call Done or Release.
+	ClaimNew Claim = iota
+	// ClaimBusy: the first delivery is being handled; its ack runs once that is done.
+	ClaimBusy
+	// ClaimDone: already handled; acknowledge and drop it.
+	ClaimDone
+)
+
+// NewDedup returns a Dedup that remembers about max handled messages.
+func NewDedup(max int) *Dedup {
+	return &Dedup{max: max, entries: make(map[string]*dedupEntry)}
+}
+
+// Claim says what to do with a delivery of key. For ClaimBusy, ack is kept and called once the
+// first delivery is handled.
+func (d *Dedup) Claim(key string, ack func()) Claim {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if e, ok := d.entries[key]; ok {
+		if e.done {
+			return ClaimDone
+		}
+		e.waiting = append(e.waiting, ack)
+		return ClaimBusy
+	}
+	d.entries[key] = &dedupEntry{}
+	d.order = append(d.order, key)
+	d.trim()
+	return ClaimNew
+}
+
+// Done marks key handled and acknowledges the redeliveries that waited for it.
+func (d *Dedup) Done(key string) {
+	d.mu.Lock()
+	e := d.entries[key]
+	var acks []func()
+	if e != nil {
+		e.done = true
+		acks, e.waiting = e.waiting, nil
+	}
+	d.mu.Unlock()
+	for _, ack := range acks {
+		ack()
+	}
+}
+
+// Release forgets key after its handling failed, so the next delivery is handled afresh.
+// Redeliveries that waited are not acknowledged: the platform sends them again.
+func (d *Dedup) Release(key string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	delete(d.entries, key)
+}
+
+// trim drops the oldest handled keys beyond max. d.mu is held.
+func (d *Dedup) trim() {
+	for len(d.order) > d.max {
+		key := d.order[0]
+		if e, ok := d.entries[key]; ok && !e.done {
+			return // still being handled; try again on the next claim
+		}
+		delete(d.entries, key)
+		d.order = d.order[1:]
+	}
+}

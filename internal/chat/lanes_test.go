@@ -1,0 +1,62 @@
+package chat
+
+import (
+	"sync"
+	"testing"
+	"time"
+)
+
+func TestDedup(t *testing.T) {
+	d := NewDedup(2)
+	acked := 0
+	ack := func() { acked++ }
+	if d.Claim("a", ack) != ClaimNew {
+		t.Fatal("first delivery not new")
+	}
+	if d.Claim("a", ack) != ClaimBusy {
+		t.Fatal("a redelivery during handling must wait")
+	}
+	d.Done("a")
+	if acked != 1 {
+		t.Errorf("the waiting redelivery was acked %d times, want 1", acked)
+	}
+	if d.Claim("a", ack) != ClaimDone {
+		t.Error("a redelivery after handling must be dropped")
+	}
+	d.Claim("b", ack)
+	d.Release("b") // handling failed: the next delivery is handled afresh
+	if d.Claim("b", ack) != ClaimNew {
+		t.Error("a released message must be handled again")
+	}
+	d.Done("b")
+	d.Claim("c", ack)
+	d.Done("c")
+	if d.Claim("a", ack) != ClaimNew {
+		t.Error("the oldest key should have been forgotten beyond the size")
+	}
+}
+
+func TestLanesKeepOrderPerChannel(t *testing.T) {
+	l := NewLanes()
+	var mu sync.Mutex
+	var got []int
+	for i := range 100 {
+		l.Run("C1", func() {
+			if i == 0 {
+				time.Sleep(time.Millisecond) // the first is slow; the rest must still wait
+			}
+			mu.Lock()
+			got = append(got, i)
+			mu.Unlock()
+		})
+	}
+	l.Wait()
+	for i, v := range got {
+		if v != i {
+			t.Fatalf("order broken at %d: %v", i, got)
+		}
+	}
+	if len(got) != 100 {
+		t.Fatalf("ran %d of 100", len(got))
+	}
+}
