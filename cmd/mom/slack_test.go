@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	slackadapter "github.com/mom-agent/mom/internal/adapter/slack"
 	fakellm "github.com/mom-agent/mom/internal/fake/llm"
 	fakeslack "github.com/mom-agent/mom/internal/fake/slack"
 )
@@ -140,51 +141,6 @@ func TestSlackMentionGetsReplyWithDetailsInThread(t *testing.T) {
 	}
 }
 
-func TestSlackChatterIsLoggedNotRun(t *testing.T) {
-	sw := newSlackWorld(t, "")
-	sw.run()
-	sw.slack.Say(general, beaID, "lunch at noon?")
-	sw.slack.Say(general, beaID, "deploy done", fakeslack.FromBot("B0CI"))
-	sw.llm.Enqueue(fakellm.Text("Noted."))
-	sw.slack.Say(general, adaID, "<@"+slackBot+"> what did bea say?")
-	sw.botSays(general, "", "Noted.")
-	prompt := sw.waitRequests(1)[0].LastUserText()
-	if !strings.Contains(prompt, "lunch at noon?") || !strings.Contains(prompt, "deploy done") {
-		t.Errorf("the channel's chatter did not reach the context:\n%s", prompt)
-	}
-	sw.stop()
-	if n := len(sw.llm.Requests()); n != 1 {
-		t.Errorf("%d model requests; only the mention may run", n)
-	}
-}
-
-func TestSlackDMPolicy(t *testing.T) {
-	sw := newSlackWorld(t, `"dm": "none"`)
-	sw.run()
-	sw.slack.Say(beaDM, beaID, "hi mom")
-	sw.botSays(beaDM, "", "only take direct messages")
-	sw.slack.Say(beaDM, beaID, "hello?")
-	sw.llm.Enqueue(fakellm.Text("Hi Ada."))
-	sw.slack.Say(adaDM, adaID, "hi")
-	sw.botSays(adaDM, "", "Hi Ada.")
-	sw.stop()
-	refusals := 0
-	for _, m := range sw.slack.Messages(beaDM) {
-		if m.User == slackBot {
-			refusals++
-		}
-	}
-	if refusals != 1 {
-		t.Errorf("bea was answered %d times; want one refusal", refusals)
-	}
-	if n := len(sw.llm.Requests()); n != 1 {
-		t.Errorf("%d model requests; only the admin's DM may reach the model", n)
-	}
-	if lines := jsonLines(t, filepath.Join(sw.channelDir("acme", beaDM), "log.jsonl")); len(lines) != 2 {
-		t.Errorf("refused DMs must still be logged: %v", lines)
-	}
-}
-
 func TestSlackThreadMentionIsAnsweredInTheThread(t *testing.T) {
 	sw := newSlackWorld(t, "")
 	sw.run()
@@ -198,175 +154,6 @@ func TestSlackThreadMentionIsAnsweredInTheThread(t *testing.T) {
 		}
 	}
 	sw.stop()
-}
-
-func TestSlackStopDuringALongTool(t *testing.T) {
-	sw := newSlackWorld(t, "")
-	sw.llm.Enqueue(fakellm.Calls(fakellm.Call("bash", map[string]any{"label": "Wait a long time", "command": "sleep 120"})))
-	sw.run()
-	sw.slack.Say(general, adaID, "<@"+slackBot+"> wait for me")
-	sw.botSays(general, "", "→ Wait a long time")
-	sw.slack.Say(general, adaID, "<@"+slackBot+"> stop")
-	sw.botSays(general, "", "Stopping…")
-	sw.botSays(general, "", "_Stopped._")
-	sw.stop()
-}
-
-func TestSlackBusyQueue(t *testing.T) {
-	sw := newSlackWorld(t, `"busy": "queue"`)
-	hold := make(chan struct{})
-	sw.llm.Enqueue(fakellm.Reply{Text: "first answer", Hold: hold})
-	sw.llm.Enqueue(fakellm.Text("second answer"))
-	sw.run()
-	sw.slack.Say(general, adaID, "<@"+slackBot+"> one")
-	sw.waitRequests(1)
-	sw.slack.Say(general, beaID, "<@"+slackBot+"> two")
-	sw.botSays(general, "", "Queued")
-	close(hold)
-	sw.botSays(general, "", "first answer")
-	sw.botSays(general, "", "second answer")
-	sw.stop()
-}
-
-func TestSlackLongAnswerIsSplitWithNothingLost(t *testing.T) {
-	sw := newSlackWorld(t, "")
-	var b strings.Builder
-	for i := 0; b.Len() < 50_000; i++ {
-		if i%40 == 0 {
-			b.WriteString("```\n")
-			for j := range 30 {
-				fmt.Fprintf(&b, "code line %d.%d\n", i, j)
-			}
-			b.WriteString("```\n\n")
-		}
-		fmt.Fprintf(&b, "Paragraph %d of a long answer, with enough words to be a paragraph.\n\n", i)
-	}
-	answer := b.String()
-	sw.llm.Enqueue(fakellm.Text(answer))
-	sw.run()
-	sw.slack.Say(general, adaID, "<@"+slackBot+"> tell me everything")
-	main := sw.botSays(general, "", "(continued in the thread)")
-	last := strings.TrimSpace(answer[strings.LastIndex(strings.TrimSpace(answer), "\n")+1:])
-	sw.botSays(general, main.TS, last)
-	sw.stop()
-
-	parts := []string{main.Text}
-	for _, m := range sw.slack.Replies(general, main.TS) {
-		if m.User == slackBot && !strings.Contains(m.Text, " in, ") {
-			parts = append(parts, m.Text)
-		}
-	}
-	all := strings.Join(parts, "\n")
-	for _, line := range strings.Split(answer, "\n") {
-		if line = strings.TrimSpace(line); line != "" && line != "```" && !strings.Contains(all, line) {
-			t.Fatalf("lost %q", line)
-		}
-	}
-	for i, p := range parts {
-		if n := len([]rune(p)); n > 8000 {
-			t.Errorf("part %d has %d characters", i, n)
-		}
-		if n := strings.Count(p, "```"); n%2 != 0 {
-			t.Errorf("part %d has an unbalanced code fence (%d fences)", i, n)
-		}
-	}
-}
-
-func TestSlackSilentAnswerLeavesNoTrace(t *testing.T) {
-	sw := newSlackWorld(t, "")
-	sw.llm.Enqueue(fakellm.Calls(fakellm.Call("bash", map[string]any{"label": "Check", "command": "true"})))
-	sw.llm.Enqueue(fakellm.Text("[SILENT]"))
-	sw.run()
-	sw.slack.Say(general, adaID, "<@"+slackBot+"> anything new?")
-	sw.waitRequests(2)
-	sw.slack.WaitFor(t, "the status message to be deleted", func() bool {
-		for _, m := range sw.slack.Messages(general) {
-			if m.User == slackBot {
-				return false
-			}
-		}
-		return len(sw.slack.Calls("chat.delete")) >= 2
-	})
-	sw.stop()
-}
-
-func TestSlackFileInAndAttachOut(t *testing.T) {
-	sw := newSlackWorld(t, "")
-	sw.run()
-	sw.slack.Say(general, adaID, "<@"+slackBot+"> summarize this", fakeslack.WithFile(fakeslack.File{
-		Name: "../../etc/passwd report.txt", Content: []byte("quarterly numbers")}))
-	req := sw.waitRequests(1)[0]
-	prompt := req.LastUserText()
-	dir := sw.channelDir("acme", general)
-	matches, _ := filepath.Glob(filepath.Join(dir, "attachments", "*report.txt"))
-	if len(matches) != 1 {
-		t.Fatalf("attachment not saved safely in %s/attachments: %v", dir, matches)
-	}
-	if data, _ := os.ReadFile(matches[0]); string(data) != "quarterly numbers" {
-		t.Errorf("saved %q", data)
-	}
-	if !strings.Contains(prompt, matches[0]) {
-		t.Errorf("the prompt does not name the file's path %s:\n%s", matches[0], prompt)
-	}
-	sw.llm.Enqueue(fakellm.Calls(fakellm.Call("write", map[string]any{"label": "Write", "path": "out/summary.txt", "content": "all good"})))
-	sw.llm.Enqueue(fakellm.Calls(fakellm.Call("attach", map[string]any{"label": "Send", "path": "out/summary.txt", "title": "Summary"})))
-	sw.llm.Enqueue(fakellm.Text("Attached."))
-	sw.slack.Say(general, adaID, "<@"+slackBot+"> send it back")
-	sw.botSays(general, "", "Attached.")
-	sw.stop()
-	ups := sw.slack.Uploads()
-	if len(ups) != 1 || ups[0].Channel != general || string(ups[0].Content) != "all good" || ups[0].Title != "Summary" {
-		t.Errorf("uploads = %+v", ups)
-	}
-}
-
-func TestSlackSocketDropMidRun(t *testing.T) {
-	sw := newSlackWorld(t, "")
-	hold := make(chan struct{})
-	sw.llm.Enqueue(fakellm.Reply{Text: "survived the drop", Hold: hold})
-	sw.llm.Enqueue(fakellm.Text("second run"))
-	sw.run()
-	sw.slack.Say(general, adaID, "<@"+slackBot+"> long one")
-	sw.waitRequests(1)
-	sw.slack.DropSocket()
-	sw.slack.Say(general, beaID, "said while the socket was down")
-	close(hold)
-	sw.botSays(general, "", "survived the drop")
-	sw.slack.WaitFor(t, "a second connection", func() bool { return sw.slack.Connections() >= 2 && sw.slack.Connected() })
-	sw.slack.Refresh()
-	sw.slack.WaitFor(t, "a third connection", func() bool { return sw.slack.Connections() >= 3 && sw.slack.Connected() })
-	sw.slack.Say(general, adaID, "<@"+slackBot+"> anything I missed?")
-	defer func() {
-		if t.Failed() {
-			for _, d := range sw.slack.Deliveries() {
-				t.Logf("delivery %+v", d)
-			}
-			t.Logf("mom's log:\n%s", sw.p.err)
-		}
-	}()
-	sw.botSays(general, "", "second run")
-	sw.slack.WaitFor(t, "every event acknowledged", func() bool { return len(sw.slack.Unacked()) == 0 })
-	sw.stop()
-	reqs := sw.llm.Requests()
-	if len(reqs) != 2 {
-		t.Fatalf("%d model requests; want 2: no run lost or doubled across the drop", len(reqs))
-	}
-	if prompt := reqs[1].LastUserText(); !strings.Contains(prompt, "said while the socket was down") {
-		t.Errorf("the message sent during the drop was lost:\n%s", prompt)
-	}
-	if lost := sw.slack.Lost(); lost != 0 {
-		t.Errorf("%d events were never acknowledged", lost)
-	}
-	lines := jsonLines(t, filepath.Join(sw.channelDir("acme", general), "log.jsonl"))
-	seen := map[string]int{}
-	for _, l := range lines {
-		seen[l["id"].(string)]++
-	}
-	for id, n := range seen {
-		if n > 1 {
-			t.Errorf("message %s was logged %d times", id, n)
-		}
-	}
 }
 
 func TestSlackRateLimitIsHonoured(t *testing.T) {
@@ -447,3 +234,119 @@ func TestSlackRefusedTokensAreNamed(t *testing.T) {
 		})
 	}
 }
+
+// TestSlackRefreshRequestReconnects: Slack asks clients to reconnect every few hours; mom opens
+// a new connection and goes on answering, without running anything twice.
+func TestSlackRefreshRequestReconnects(t *testing.T) {
+	sw := newSlackWorld(t, "")
+	sw.run()
+	sw.slack.Refresh()
+	sw.slack.WaitFor(t, "a second connection", func() bool { return sw.slack.Connections() >= 2 && sw.slack.Connected() })
+	sw.llm.Enqueue(fakellm.Text("still here"))
+	sw.slack.Say(general, adaID, "<@"+slackBot+"> are you there?")
+	sw.botSays(general, "", "still here")
+	sw.slack.WaitFor(t, "every event acknowledged", func() bool { return len(sw.slack.Unacked()) == 0 })
+	sw.stop()
+	if n := len(sw.llm.Requests()); n != 1 {
+		t.Errorf("%d model requests; want 1", n)
+	}
+}
+
+// slackPlatform runs the conformance suite against the Slack adapter and the Slack fake.
+type slackPlatform struct {
+	s *fakeslack.Server
+	// drops is the connection count at the last drop.
+	drops int
+}
+
+func newSlackPlatform(t *testing.T) platform {
+	s := fakeslack.New(fakeslack.WithBot(slackBot, "mom"))
+	t.Cleanup(s.Close)
+	s.AddUser(fakeslack.User{ID: adaID, Name: "ada", RealName: "Ada Lovelace"})
+	s.AddUser(fakeslack.User{ID: beaID, Name: "bea", RealName: "Bea Smith"})
+	s.AddChannel(fakeslack.Channel{ID: general, Name: "general", Members: []string{adaID, beaID, slackBot}, BotMember: true})
+	s.AddChannel(fakeslack.Channel{ID: beaDM, Kind: fakeslack.KindIM, User: beaID})
+	s.AddChannel(fakeslack.Channel{ID: adaDM, Kind: fakeslack.KindIM, User: adaID})
+	return &slackPlatform{s: s}
+}
+
+func (sp *slackPlatform) adapter() string {
+	return fmt.Sprintf(`"type": "slack", "botToken": %q, "appToken": %q, "apiUrl": %q`,
+		sp.s.BotToken(), sp.s.AppToken(), sp.s.URL())
+}
+
+func (sp *slackPlatform) cast() cast {
+	return cast{admin: adaID, user: beaID, group: general, adminDM: adaDM, userDM: beaDM}
+}
+
+func (sp *slackPlatform) started(t *testing.T, p *proc) {
+	sp.s.WaitFor(t, "mom to connect to Socket Mode", sp.s.Connected)
+}
+
+func (sp *slackPlatform) say(t *testing.T, m said) {
+	text := m.text
+	if m.mention {
+		text = "<@" + slackBot + "> " + text
+	}
+	var opts []fakeslack.SayOption
+	if m.file != nil {
+		opts = append(opts, fakeslack.WithFile(fakeslack.File{Name: m.file.name, Content: m.file.content}))
+	}
+	sp.s.Say(m.channel, m.from, text, opts...)
+}
+
+// shown lists the bot's top-level messages and its replies in every thread of the channel.
+func (sp *slackPlatform) shown(channel string) []string {
+	var out []string
+	for _, m := range sp.s.Messages(channel) {
+		if m.User == slackBot {
+			out = append(out, m.Text)
+		}
+		if m.ReplyCount == 0 {
+			continue
+		}
+		for _, r := range sp.s.Replies(channel, m.TS) {
+			if r.User == slackBot {
+				out = append(out, r.Text)
+			}
+		}
+	}
+	return out
+}
+
+func (sp *slackPlatform) deleted(channel string) int {
+	n := 0
+	for _, c := range sp.s.Calls("chat.delete") {
+		if c.Form.Get("channel") == channel && c.Error == "" {
+			n++
+		}
+	}
+	return n
+}
+
+func (sp *slackPlatform) uploads(t *testing.T, channel string) []sentFile {
+	var out []sentFile
+	for _, u := range sp.s.Uploads() {
+		if u.Channel == channel {
+			out = append(out, sentFile{name: u.Filename, content: u.Content})
+		}
+	}
+	return out
+}
+
+func (sp *slackPlatform) drop() {
+	sp.drops = sp.s.Connections()
+	sp.s.DropSocket()
+}
+
+func (sp *slackPlatform) reconnected() bool {
+	return sp.s.Connections() > sp.drops && sp.s.Connected()
+}
+
+func (sp *slackPlatform) lacks(feature) string { return "" }
+
+func (sp *slackPlatform) maxText() int { return slackadapter.MaxText }
+
+func (sp *slackPlatform) codeIntact(text string) bool { return balancedFences(text) }
+
+func (sp *slackPlatform) violations() []string { return sp.s.Violations() }

@@ -1,0 +1,406 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	fakellm "github.com/mom-agent/mom/internal/fake/llm"
+)
+
+// The conformance suite is one table of behaviours that every chat adapter must show, run
+// against each platform through its loopback fake and the real binary. A new adapter is done
+// when it passes: add its platform to platforms() and implement the platform interface in its
+// own test file.
+
+// platform is one chat platform as the suite drives it: the entry that points mom's adapter at
+// the platform's fake, and a person's side of the conversation.
+type platform interface {
+	// adapter returns the keys of mom's adapter entry ("type", tokens, "apiUrl", ...), without
+	// braces and without the access keys the suite adds.
+	adapter() string
+	// cast names the people and conversations of the fake world.
+	cast() cast
+	// started is called once mom runs; it returns when mom is connected to the platform.
+	started(t *testing.T, p *proc)
+	// say makes a person post in a channel.
+	say(t *testing.T, m said)
+	// shown returns what the bot shows in a channel now, as the platform renders it: each
+	// message's current text, thread replies included, oldest first.
+	shown(channel string) []string
+	// deleted counts the bot's messages deleted in a channel.
+	deleted(channel string) int
+	// uploads returns the files the bot sent to a channel.
+	uploads(t *testing.T, channel string) []sentFile
+	// drop cuts mom's connection to the platform; reconnected reports whether mom has come
+	// back since the last drop.
+	drop()
+	reconnected() bool
+	// lacks says why the platform cannot take part in a feature's behaviours, or "" when it
+	// can.
+	lacks(f feature) string
+	// maxText is the longest message the platform takes, in characters (0: no limit).
+	maxText() int
+	// codeIntact reports whether one message keeps its code blocks whole: every block opened
+	// in it is closed in it.
+	codeIntact(text string) bool
+	// violations lists the protocol rules mom broke, as the fake recorded them.
+	violations() []string
+}
+
+// cast is who and where, in a platform's ids: an admin and a colleague who share a group
+// channel with the bot, and each one's direct conversation with it.
+type cast struct {
+	admin, user           string
+	group, adminDM, userDM string
+}
+
+// said is one message a person posts.
+type said struct {
+	channel, from, text string
+	// mention addresses the bot the platform's way (Slack and Discord mentions, Telegram's
+	// @name); in DMs and the terminal every message addresses it.
+	mention bool
+	file    *sentFile
+}
+
+// sentFile is a file as someone sent it.
+type sentFile struct {
+	name    string
+	content []byte
+}
+
+// feature is something a platform may not have.
+type feature string
+
+const (
+	featurePeople     feature = "several people talking to the bot"
+	featureFilesIn    feature = "people sending files"
+	featureConnection feature = "a connection that can drop"
+	featureSilent     feature = "taking an answer back"
+)
+
+// conformer names a platform and makes a fresh fake world for one behaviour.
+type conformer struct {
+	name string
+	make func(t *testing.T) platform
+}
+
+// platforms lists every adapter the suite runs against.
+func platforms() []conformer {
+	return []conformer{
+		{"terminal", newTerminalPlatform},
+		{"slack", newSlackPlatform},
+	}
+}
+
+// behaviour is one row of the suite.
+type behaviour struct {
+	name string
+	// needs names a feature the row depends on; platforms that lack it skip the row.
+	needs feature
+	run   func(s *suite)
+}
+
+func TestConformance(t *testing.T) {
+	for _, c := range platforms() {
+		t.Run(c.name, func(t *testing.T) {
+			for _, b := range behaviours() {
+				t.Run(b.name, func(t *testing.T) {
+					pf := c.make(t)
+					if b.needs != "" {
+						if why := pf.lacks(b.needs); why != "" {
+							t.Skip(why)
+						}
+					}
+					t.Cleanup(func() {
+						if v := pf.violations(); len(v) > 0 {
+							t.Errorf("mom broke the %s protocol:\n%s", c.name, strings.Join(v, "\n"))
+						}
+					})
+					b.run(&suite{world: newWorld(t), t: t, pf: pf, c: pf.cast()})
+				})
+			}
+		})
+	}
+}
+
+// suite is one behaviour's world: a data directory whose only adapter, "chat", is the
+// platform under test.
+type suite struct {
+	*world
+	t  *testing.T
+	pf platform
+	c  cast
+	p  *proc
+}
+
+// run writes the config with the given extra adapter settings, starts mom and waits until it
+// is connected.
+func (s *suite) run(settings string) {
+	s.t.Helper()
+	if settings != "" {
+		settings = ", " + settings
+	}
+	s.writeConfig(fmt.Sprintf(`{
+  "model": {"provider": "anthropic", "apiKey": "test-key", "baseUrl": %q},
+  "retry": {"maxRetries": 3, "baseDelayMs": 1, "maxDelayMs": 50},
+  "adapters": {"chat": {%s, "admins": [%q]%s}},
+}`, s.llm.URL(), s.pf.adapter(), s.c.admin, settings))
+	s.p = s.start()
+	s.pf.started(s.t, s.p)
+	s.p.waitForErr("mom is running")
+}
+
+// stop sends SIGTERM and expects a clean exit.
+func (s *suite) stop() {
+	s.t.Helper()
+	s.p.cmd.Process.Signal(syscall.SIGTERM)
+	if code := s.p.wait(); code != 0 {
+		s.t.Errorf("mom exited %d after SIGTERM\nstderr:\n%s", code, s.p.err)
+	}
+}
+
+// mention has a person address the bot in a channel.
+func (s *suite) mention(channel, from, text string) {
+	s.t.Helper()
+	s.pf.say(s.t, said{channel: channel, from: from, text: text, mention: true})
+}
+
+// botSays waits until the bot shows want in channel, and returns the message holding it.
+func (s *suite) botSays(channel, want string) string {
+	s.t.Helper()
+	var found string
+	eventually(s.t, fmt.Sprintf("the bot to show %q in %s", want, channel), func() bool {
+		for _, m := range s.pf.shown(channel) {
+			if strings.Contains(m, want) {
+				found = m
+				return true
+			}
+		}
+		return false
+	})
+	return found
+}
+
+// requests returns the model requests so far, failing unless there are want of them.
+func (s *suite) requests(want int, why string) []*fakellm.Request {
+	s.t.Helper()
+	reqs := s.llm.Requests()
+	if len(reqs) != want {
+		s.t.Fatalf("%d model requests, want %d: %s", len(reqs), want, why)
+	}
+	return reqs
+}
+
+// log returns a channel's log.jsonl lines.
+func (s *suite) log(channel string) []map[string]any {
+	return jsonLines(s.t, filepath.Join(s.channelDir("chat", channel), "log.jsonl"))
+}
+
+func behaviours() []behaviour {
+	return []behaviour{
+		{name: "MentionGetsAnAnswerWithItsToolSteps", run: func(s *suite) {
+			s.llm.Enqueue(fakellm.Calls(fakellm.Call("bash", map[string]any{"label": "Say hi", "command": "echo hi-from-bash"})))
+			s.llm.Enqueue(fakellm.Text("Done: said hi"))
+			s.run("")
+			s.mention(s.c.group, s.c.admin, "please greet everyone")
+			s.botSays(s.c.group, "Done: said hi")
+			s.botSays(s.c.group, "Say hi") // the tool step, in progress or details
+			prompt := s.llm.Requests()[0].LastUserText()
+			if !strings.Contains(prompt, "please greet everyone") {
+				s.t.Errorf("the model saw %q", prompt)
+			}
+			s.stop()
+			s.requests(2, "one tool call and the answer")
+			lines := s.log(s.c.group)
+			if len(lines) != 2 || lines[1]["sender"].(map[string]any)["isBot"] != true {
+				s.t.Errorf("log.jsonl = %v; want the mention and mom's answer", lines)
+			}
+		}},
+		{name: "ChatterIsLoggedNotRun", needs: featurePeople, run: func(s *suite) {
+			s.run("")
+			s.pf.say(s.t, said{channel: s.c.group, from: s.c.user, text: "lunch at noon?"})
+			s.llm.Enqueue(fakellm.Text("Noted."))
+			s.mention(s.c.group, s.c.admin, "what did bea say?")
+			s.botSays(s.c.group, "Noted.")
+			if prompt := s.llm.Requests()[0].LastUserText(); !strings.Contains(prompt, "lunch at noon?") {
+				s.t.Errorf("the channel's chatter did not reach the context:\n%s", prompt)
+			}
+			s.stop()
+			s.requests(1, "only the mention may run")
+		}},
+		{name: "DMRefusedByPolicyOnceAdminAllowed", needs: featurePeople, run: func(s *suite) {
+			s.run(`"dm": "none"`)
+			s.pf.say(s.t, said{channel: s.c.userDM, from: s.c.user, text: "hi mom"})
+			s.botSays(s.c.userDM, "only take direct messages")
+			s.pf.say(s.t, said{channel: s.c.userDM, from: s.c.user, text: "hello?"})
+			s.llm.Enqueue(fakellm.Text("Hi boss."))
+			s.pf.say(s.t, said{channel: s.c.adminDM, from: s.c.admin, text: "hi"})
+			s.botSays(s.c.adminDM, "Hi boss.")
+			s.stop()
+			if n := len(s.pf.shown(s.c.userDM)); n != 1 {
+				s.t.Errorf("the refused person was answered %d times; want one refusal", n)
+			}
+			s.requests(1, "only the admin's DM may reach the model")
+			if lines := s.log(s.c.userDM); len(lines) != 2 {
+				s.t.Errorf("refused DMs must still be logged: %v", lines)
+			}
+		}},
+		{name: "DMAllowedForEveryone", needs: featurePeople, run: func(s *suite) {
+			s.llm.Enqueue(fakellm.Text("Hello there."))
+			s.run(`"dm": "everyone"`)
+			s.pf.say(s.t, said{channel: s.c.userDM, from: s.c.user, text: "hi mom"})
+			s.botSays(s.c.userDM, "Hello there.")
+			s.stop()
+		}},
+		{name: "StopEndsALongTool", run: func(s *suite) {
+			s.llm.Enqueue(fakellm.Calls(fakellm.Call("bash", map[string]any{"label": "Wait a long time", "command": "sleep 120"})))
+			s.run("")
+			s.mention(s.c.group, s.c.admin, "wait for me")
+			s.botSays(s.c.group, "Wait a long time")
+			s.mention(s.c.group, s.c.admin, "stop")
+			s.botSays(s.c.group, "Stopped.")
+			s.stop()
+		}},
+		{name: "BusyQueueRunsTheNextMessageAfter", run: func(s *suite) {
+			hold := make(chan struct{})
+			s.llm.Enqueue(fakellm.Reply{Text: "first answer", Hold: hold})
+			s.llm.Enqueue(fakellm.Text("second answer"))
+			s.run(`"busy": "queue"`)
+			s.mention(s.c.group, s.c.admin, "one")
+			s.waitRequests(1)
+			s.mention(s.c.group, s.c.admin, "two")
+			s.botSays(s.c.group, "Queued")
+			close(hold)
+			s.botSays(s.c.group, "first answer")
+			s.botSays(s.c.group, "second answer")
+			s.stop()
+			if got := s.requests(2, "each message runs once")[1].LastUserText(); !strings.HasSuffix(got, "two") {
+				s.t.Errorf("the queued run answered %q", got)
+			}
+		}},
+		{name: "LongAnswerIsSplitWithNothingLost", run: func(s *suite) {
+			answer := longAnswer()
+			s.llm.Enqueue(fakellm.Text(answer))
+			s.run("")
+			s.mention(s.c.group, s.c.admin, "tell me everything")
+			lines := strings.Split(strings.TrimSpace(answer), "\n")
+			s.botSays(s.c.group, lines[len(lines)-1])
+			s.stop()
+			parts := s.pf.shown(s.c.group)
+			all := strings.Join(parts, "\n")
+			for _, line := range lines {
+				if line = strings.TrimSpace(line); line != "" && line != "```" && !strings.Contains(all, line) {
+					s.t.Fatalf("lost %q", line)
+				}
+			}
+			for i, p := range parts {
+				if max := s.pf.maxText(); max > 0 && len([]rune(p)) > max {
+					s.t.Errorf("part %d has %d characters; the platform takes %d", i, len([]rune(p)), max)
+				}
+				if !s.pf.codeIntact(p) {
+					s.t.Errorf("part %d cuts a code block:\n%s", i, p)
+				}
+			}
+		}},
+		{name: "FileInIsSavedAndReachesTheModel", needs: featureFilesIn, run: func(s *suite) {
+			s.run("")
+			s.pf.say(s.t, said{channel: s.c.group, from: s.c.admin, text: "summarize this", mention: true,
+				file: &sentFile{name: "../../etc/passwd report.txt", content: []byte("quarterly numbers")}})
+			prompt := s.waitRequests(1)[0].LastUserText()
+			dir := s.channelDir("chat", s.c.group)
+			matches, _ := filepath.Glob(filepath.Join(dir, "attachments", "*report.txt"))
+			if len(matches) != 1 {
+				s.t.Fatalf("attachment not saved safely in %s/attachments: %v", dir, matches)
+			}
+			if data, _ := os.ReadFile(matches[0]); string(data) != "quarterly numbers" {
+				s.t.Errorf("saved %q", data)
+			}
+			if !strings.Contains(prompt, matches[0]) {
+				s.t.Errorf("the prompt does not name the file's path %s:\n%s", matches[0], prompt)
+			}
+			s.stop()
+		}},
+		{name: "AttachOutArrives", run: func(s *suite) {
+			s.llm.Enqueue(fakellm.Calls(fakellm.Call("write", map[string]any{"label": "Write", "path": "out/summary.txt", "content": "all good"})))
+			s.llm.Enqueue(fakellm.Calls(fakellm.Call("attach", map[string]any{"label": "Send", "path": "out/summary.txt", "title": "Summary"})))
+			s.llm.Enqueue(fakellm.Text("Attached."))
+			s.run("")
+			s.mention(s.c.group, s.c.admin, "send me a summary")
+			s.botSays(s.c.group, "Attached.")
+			s.stop()
+			ups := s.pf.uploads(s.t, s.c.group)
+			if len(ups) != 1 || string(ups[0].content) != "all good" {
+				s.t.Errorf("uploads to %s = %+v; want the one summary", s.c.group, ups)
+			}
+		}},
+		{name: "SilentAnswerLeavesNoTrace", needs: featureSilent, run: func(s *suite) {
+			s.llm.Enqueue(fakellm.Calls(fakellm.Call("bash", map[string]any{"label": "Check", "command": "true"})))
+			s.llm.Enqueue(fakellm.Text("[SILENT]"))
+			s.run("")
+			s.mention(s.c.group, s.c.admin, "anything new?")
+			s.waitRequests(2)
+			eventually(s.t, "the status message to be taken back", func() bool {
+				return s.pf.deleted(s.c.group) > 0 && len(s.pf.shown(s.c.group)) == 0
+			})
+			s.stop()
+			if shown := s.pf.shown(s.c.group); len(shown) > 0 {
+				s.t.Errorf("a silent run left %q", shown)
+			}
+		}},
+		{name: "ConnectionDropMidRunLosesAndDoublesNothing", needs: featureConnection, run: func(s *suite) {
+			hold := make(chan struct{})
+			s.llm.Enqueue(fakellm.Reply{Text: "survived the drop", Hold: hold})
+			s.llm.Enqueue(fakellm.Text("second run"))
+			s.run("")
+			s.mention(s.c.group, s.c.admin, "long one")
+			s.waitRequests(1)
+			s.pf.drop()
+			s.pf.say(s.t, said{channel: s.c.group, from: s.c.user, text: "said while the connection was down"})
+			close(hold)
+			s.botSays(s.c.group, "survived the drop")
+			eventually(s.t, "mom to reconnect", s.pf.reconnected)
+			s.mention(s.c.group, s.c.admin, "anything I missed?")
+			s.botSays(s.c.group, "second run")
+			s.stop()
+			reqs := s.requests(2, "no run lost or doubled across the drop")
+			if prompt := reqs[1].LastUserText(); !strings.Contains(prompt, "said while the connection was down") {
+				s.t.Errorf("the message sent during the drop was lost:\n%s", prompt)
+			}
+			seen := map[string]int{}
+			for _, l := range s.log(s.c.group) {
+				seen[l["id"].(string)]++
+			}
+			for id, n := range seen {
+				if n > 1 {
+					s.t.Errorf("message %s was logged %d times", id, n)
+				}
+			}
+		}},
+	}
+}
+
+// longAnswer is about 50,000 characters of paragraphs with a code block every 40 of them: long
+// enough to be split on every platform, with fences to keep whole.
+func longAnswer() string {
+	var b strings.Builder
+	for i := 0; b.Len() < 50_000; i++ {
+		if i%40 == 0 {
+			b.WriteString("```\n")
+			for j := range 30 {
+				fmt.Fprintf(&b, "code line %d.%d\n", i, j)
+			}
+			b.WriteString("```\n\n")
+		}
+		fmt.Fprintf(&b, "Paragraph %d of a long answer, with enough words to be a paragraph.\n\n", i)
+	}
+	return b.String()
+}
+
+// balancedFences reports whether text opens and closes its ``` fences in pairs: the check for
+// platforms whose messages are markdown-like (Slack mrkdwn, Discord).
+func balancedFences(text string) bool { return strings.Count(text, "```")%2 == 0 }
