@@ -54,7 +54,7 @@ type platform interface {
 // cast is who and where, in a platform's ids: an admin and a colleague who share a group
 // channel with the bot, and each one's direct conversation with it.
 type cast struct {
-	admin, user           string
+	admin, user            string
 	group, adminDM, userDM string
 }
 
