@@ -162,5 +162,8 @@ func (h *Hub) channelContext(mem *member, m chat.Message) agent.ChannelContext {
 	if b, ok := mem.Adapter.(BotUser); ok {
 		cc.Bot = b.Bot()
 	}
+	if m, ok := mem.Adapter.(agent.Membership); ok {
+		cc.Membership = m
+	}
 	return cc
 }

@@ -1,7 +1,9 @@
 // Package sandbox decides where the agent's commands and file operations happen. An Executor
-// runs shell commands and reads and writes files on the agent's behalf; the host executor does
-// so directly on this machine, and the docker and bwrap executors (later) inside a boundary.
-// Tools never touch the disk or start processes except through an Executor.
+// runs shell commands and reads and writes files on the agent's behalf: Host directly on this
+// machine, Bwrap in a bubblewrap sandbox per command (with channel isolation, see Scope), and
+// Docker with `docker exec` in a running container. Every command's environment is built from
+// an allowlist, so mom's secrets stay with mom. Tools never touch the disk or start processes
+// except through an Executor.
 package sandbox
 
 import (

@@ -44,6 +44,7 @@ func methodTable() map[string]methodSpec {
 		"apps.connections.open":        {handle: (*Server).appsConnectionsOpen, appToken: true, json: true},
 		"users.list":                   {handle: (*Server).usersList},
 		"users.info":                   {handle: (*Server).usersInfo},
+		"users.conversations":          {handle: (*Server).usersConversations},
 		"conversations.list":           {handle: (*Server).conversationsList},
 		"conversations.info":           {handle: (*Server).conversationsInfo},
 		"conversations.history":        {handle: (*Server).conversationsHistory},

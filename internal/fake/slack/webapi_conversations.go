@@ -3,32 +3,26 @@ package fakeslack
 import (
 	"math"
 	"strconv"
-	"strings"
 )
 
 // conversationsList lists the conversations the bot can see, of the requested types
 // (public_channel by default), with a cursor of the form base64("team:<id>").
 func (s *Server) conversationsList(q *apiReq) (obj, *apiError) {
-	types := map[string]bool{}
-	for _, t := range strings.Split(q.form.Get("types"), ",") {
-		switch t = strings.TrimSpace(t); t {
-		case "":
-		case "public_channel", "private_channel", "im", "mpim":
-			types[t] = true
-		default:
-			return nil, fail("invalid_types")
-		}
+	wanted, e := conversationTypes(q)
+	if e != nil {
+		return nil, e
 	}
-	if len(types) == 0 {
-		types["public_channel"] = true
-	}
-	kinds := map[string]string{KindChannel: "public_channel", KindPrivate: "private_channel", KindIM: "im", KindMPIM: "mpim"}
 	var all []*channel
 	for _, ch := range s.chanOrder {
-		if types[kinds[ch.Kind]] && ch.visible() && !(ch.Archived && q.flag("exclude_archived")) {
+		if wanted(ch) && ch.visible() && !(ch.Archived && q.flag("exclude_archived")) {
 			all = append(all, ch)
 		}
 	}
+	return s.channelPage(q, all)
+}
+
+// channelPage answers one page of channels with a cursor of the form base64("team:<id>").
+func (s *Server) channelPage(q *apiReq, all []*channel) (obj, *apiError) {
 	start := 0
 	if c := q.form.Get("cursor"); c != "" {
 		id, ok := decodeCursor(c, "team")

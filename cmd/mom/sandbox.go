@@ -1,0 +1,111 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/user"
+	"strconv"
+
+	"github.com/mom-agent/mom/internal/config"
+	"github.com/mom-agent/mom/internal/sandbox"
+)
+
+// newExecutor returns where tools run. When the config leaves the sandbox open it tries
+// bubblewrap first and settles sb (type, default isolation, and why) so that mom check and
+// the start-up log describe what was chosen. A configured sandbox that does not work is an
+// error, never silently replaced by the host.
+func newExecutor(ctx context.Context, sb *config.Sandbox, workspace string) (sandbox.Executor, error) {
+	if err := applySandboxEnv(sb); err != nil {
+		return nil, err
+	}
+	var probed *sandbox.Bwrap
+	if sb.Type == "" {
+		var err error
+		probed, err = newBwrap(ctx, *sb, workspace)
+		if err := sb.Choose(err); err != nil {
+			return nil, err
+		}
+	} else if err := sb.Choose(nil); err != nil {
+		return nil, err
+	}
+	switch sb.Type {
+	case config.SandboxBwrap:
+		if probed != nil {
+			return probed, nil // the probe was made from the same settings
+		}
+		b, err := newBwrap(ctx, *sb, workspace)
+		if err != nil {
+			return nil, fmt.Errorf("sandbox bwrap: %w", err)
+		}
+		return b, nil
+	case config.SandboxDocker:
+		d, err := sandbox.NewDocker(ctx, workspace, sandbox.DockerOptions{Container: sb.Container, Env: sb.Env})
+		if err != nil {
+			return nil, fmt.Errorf("sandbox docker: %w", err)
+		}
+		return d, nil
+	default:
+		return sandbox.NewHost(workspace, sandbox.WithEnvPassthrough(sb.Env...))
+	}
+}
+
+// sandboxVar chooses the sandbox, like --sandbox, when neither config.json nor the flag does:
+// for containers and service units that pick it without editing the file.
+const sandboxVar = "MOM_SANDBOX"
+
+// applySandboxEnv applies MOM_SANDBOX to a sandbox the config and flags left open.
+func applySandboxEnv(sb *config.Sandbox) error {
+	spec := os.Getenv(sandboxVar)
+	if spec == "" || sb.Type != "" {
+		return nil
+	}
+	c := config.Config{Sandbox: *sb}
+	if err := c.ApplySandboxFlag(spec); err != nil {
+		return fmt.Errorf("%s: %w", sandboxVar, err)
+	}
+	*sb = c.Sandbox
+	return nil
+}
+
+// newBwrap makes the bubblewrap executor and checks that it works on this host.
+func newBwrap(ctx context.Context, sb config.Sandbox, workspace string) (*sandbox.Bwrap, error) {
+	b, err := sandbox.NewBwrap(workspace, sandbox.BwrapOptions{
+		Isolation: sandbox.Isolation(sb.Isolation), Offline: sb.Offline, Env: sb.Env,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := b.Check(ctx); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// logSandbox says at start-up where commands run. On the host it warns, plainly: nothing
+// stands between the model's commands and this user's files.
+func logSandbox(log *slog.Logger, sb config.Sandbox) {
+	switch sb.Type {
+	case config.SandboxBwrap:
+		log.Info("commands run in bubblewrap", "isolation", sb.Isolation, "network", !sb.Offline)
+		return
+	case config.SandboxDocker:
+		log.Info("commands run in docker", "container", sb.Container)
+		return
+	}
+	why := "sandbox.type is host"
+	if sb.Chosen != "" {
+		why = sb.Chosen + "; install bubblewrap, or set sandbox.type to docker"
+	}
+	log.Warn("commands run UNSANDBOXED on this machine as user "+userName()+
+		": they can read, change and delete everything this user can, and reach the network", "why", why)
+}
+
+// userName names the user mom runs as, for the warning.
+func userName() string {
+	if u, err := user.Current(); err == nil {
+		return u.Username
+	}
+	return "uid " + strconv.Itoa(os.Getuid())
+}

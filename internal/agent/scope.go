@@ -1,0 +1,43 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/mom-agent/mom/internal/sandbox"
+)
+
+// Membership is implemented by adapters that know which of their channels a person is in
+// (Slack asks users.conversations; the terminal has one channel). Under the sandbox's "user"
+// isolation, a run's commands see those channels besides their own; for an adapter without
+// it they see only their own.
+type Membership interface {
+	// MemberChannels returns the ids of the adapter's channels that userID is a member of.
+	MemberChannels(ctx context.Context, userID string) ([]string, error)
+}
+
+// scope is what the run's commands may see: its channel, and the channels of the person who
+// sent the trigger. An event run has no such person; it sees only its channel.
+func (a *Agent) scope(req Request) sandbox.Scope {
+	ch := req.Channel
+	s := sandbox.Scope{Channel: ch.Dir()}
+	m, user := req.Context.Membership, req.Trigger.Sender.ID
+	if m == nil || user == "" || req.Trigger.EventFile() != "" {
+		return s
+	}
+	s.Shared = func(ctx context.Context) ([]string, error) {
+		ids, err := m.MemberChannels(ctx, user)
+		if err != nil {
+			return nil, fmt.Errorf("which channels %s is in: %w", user, err)
+		}
+		dirs := make([]string, 0, len(ids))
+		for _, id := range ids {
+			// A channel id the store refuses names no directory, so it shows nothing.
+			if c, err := a.store.Channel(ch.Adapter(), id); err == nil {
+				dirs = append(dirs, c.Dir())
+			}
+		}
+		return dirs, nil
+	}
+	return s
+}
