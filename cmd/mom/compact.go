@@ -1,0 +1,95 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+
+	"github.com/mom-agent/mom/internal/compact"
+	"github.com/mom-agent/mom/internal/config"
+	"github.com/mom-agent/mom/internal/render"
+)
+
+// cmdCompact is `mom compact <data-dir> <adapter>/<channel>`: summarize a channel's context
+// now, as a running mom does by itself when the context fills up, and print what it did.
+//
+// It needs the data directory to itself. A running mom owns the channel's context.jsonl and
+// may be appending to it; two writers would interleave their entries. So with a mom running
+// it refuses and explains that the running one compacts by itself.
+func cmdCompact(ctx context.Context, args []string, std stdio) error {
+	fs := flag.NewFlagSet("mom compact", flag.ContinueOnError)
+	var fl commonFlags
+	fl.register(fs)
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 2 {
+		return fmt.Errorf("%w: mom compact needs <data-dir> <adapter>/<channel>", errUsage)
+	}
+	dir, target := pos[0], pos[1]
+	adapterName, channel, ok := strings.Cut(target, "/")
+	if !ok || adapterName == "" || channel == "" {
+		return fmt.Errorf("%w: the channel must be adapter/channel, like terminal/local or slack-acme/C0123456789", errUsage)
+	}
+	cfg, err := readConfig(filepath.Join(dir, config.FileName), fl)
+	if err != nil {
+		return err
+	}
+	log, err := newLogger(std.err, fl.logLevel, slog.LevelWarn)
+	if err != nil {
+		return err
+	}
+	// Ask for the lock first, to say why a running mom is in the way; start takes it again.
+	release, err := lockDataDir(dir)
+	if err != nil {
+		return fmt.Errorf("%w\n(mom compact needs the data directory to itself. The running mom compacts each channel by itself when its context fills up; to compact by hand, stop it, run mom compact, and start it again.)", err)
+	}
+	release()
+	a, err := start(dir, cfg, log, std)
+	if err != nil {
+		return err
+	}
+	defer a.shutdown()
+
+	refs, err := a.store.Channels()
+	if err != nil {
+		return err
+	}
+	var known []string
+	for _, r := range refs {
+		known = append(known, r.Key())
+	}
+	if !slices.Contains(known, target) {
+		if len(known) == 0 {
+			return fmt.Errorf("%s has no conversations yet", dir)
+		}
+		return fmt.Errorf("%s has no conversation %s (it has: %s)", dir, target, strings.Join(known, ", "))
+	}
+	ch, err := a.store.Channel(adapterName, channel)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	fmt.Fprintf(std.err, "Compacting %s…\n", target)
+	info, err := a.agent.Compact(ctx, ch, nil)
+	switch {
+	case errors.Is(err, compact.ErrNothingToCompact):
+		fmt.Fprintf(std.out, "%s: nothing to compact; the context is already only its newest messages.\n", target)
+		return nil
+	case err != nil:
+		return fmt.Errorf("could not compact %s: %w", target, err)
+	}
+	fmt.Fprintf(std.out, "Compacted %s: about %s → %s tokens; kept the newest %d entries of context.jsonl, summarized the rest:\n\n%s\n",
+		target, render.Tokens(info.TokensBefore), render.Tokens(info.TokensAfter), info.Kept, info.Summary)
+	return nil
+}

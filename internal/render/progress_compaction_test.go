@@ -1,0 +1,39 @@
+package render
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/mom-agent/mom/internal/agent"
+	"github.com/mom-agent/mom/internal/config"
+	"github.com/mom-agent/mom/internal/llm"
+)
+
+// While a compaction runs the status says so; when it ends it says how much it saved, or
+// that it failed.
+func TestProgressShowsCompaction(t *testing.T) {
+	b := newBoard()
+	p := NewProgress(context.Background(), b, style(config.Normal), Options{})
+	p.Event(agent.Event{Type: agent.EventAgentStart})
+	p.Event(agent.Event{Type: agent.EventCompactionStart, Compaction: &agent.CompactionInfo{Reason: agent.ReasonThreshold}})
+	waitFor(t, "the compaction in the status message", func() bool {
+		top := b.visible("")
+		return len(top) == 1 && strings.HasSuffix(top[0], "_Compacting context…_")
+	})
+	p.Event(agent.Event{Type: agent.EventCompactionEnd, Compaction: &agent.CompactionInfo{
+		Reason: agent.ReasonThreshold, TokensBefore: 185000, TokensAfter: 21500}})
+	waitFor(t, "the compaction's outcome", func() bool {
+		top := b.visible("")
+		return len(top) == 1 && strings.HasSuffix(top[0], "_Compacting context…_\n_Compacted context: 185k → 22k tokens_")
+	})
+	p.Event(agent.Event{Type: agent.EventCompactionStart, Compaction: &agent.CompactionInfo{Reason: agent.ReasonOverflow}})
+	p.Event(agent.Event{Type: agent.EventCompactionEnd, Compaction: &agent.CompactionInfo{Reason: agent.ReasonOverflow},
+		ErrorMessage: "summarizing the conversation: anthropic API error 529: Overloaded"})
+	waitFor(t, "the failed compaction", func() bool {
+		top := b.visible("")
+		return len(top) == 1 && strings.HasSuffix(top[0], "_✗ Compacting failed: summarizing the conversation: anthropic API error 529: Overloaded_")
+	})
+	p.Event(end(llm.StopEnd, ""))
+	p.Close(context.Background())
+}
