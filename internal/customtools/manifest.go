@@ -1,0 +1,169 @@
+package customtools
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mom-agent/mom/internal/config"
+)
+
+// The manifest files that make a folder a tool folder.
+const (
+	toolManifest = "tool.json"
+	mcpManifest  = "mcp.json"
+)
+
+// maxManifest caps a manifest's size: it is configuration, and a huge file is a mistake.
+const maxManifest = 1 << 20
+
+// validName is what the model APIs accept as a tool name (Anthropic's rule, the strictest).
+var validName = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+
+// execSpec is a tool.json: one tool that runs an executable per call.
+type execSpec struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"`
+	// Run is the executable, relative to the folder (or absolute).
+	Run string `json:"run"`
+	// Timeout is in seconds; zero means the configured default.
+	Timeout float64           `json:"timeout"`
+	Env     map[string]string `json:"env"`
+}
+
+// mcpSpec is an mcp.json: a stdio MCP server whose tools are custom tools.
+type mcpSpec struct {
+	// Command is a program on PATH ("npx", "uvx") or a path; a relative path with a slash
+	// ("./server") is relative to the folder.
+	Command string            `json:"command"`
+	Args    []string          `json:"args"`
+	Env     map[string]string `json:"env"`
+	// Timeout limits each call, in seconds; zero means the configured default.
+	Timeout float64 `json:"timeout"`
+}
+
+// readManifest decodes a manifest strictly: an unknown key is probably a typo that would
+// otherwise be silently ignored.
+func readManifest(path string, v any) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxManifest+1))
+	if err != nil {
+		return err
+	}
+	if len(data) > maxManifest {
+		return fmt.Errorf("%s is larger than %d bytes", path, maxManifest)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var syn *json.SyntaxError
+		switch {
+		case errors.As(err, &syn):
+			return fmt.Errorf("%s is not valid JSON (at byte %d): %w", path, syn.Offset, err)
+		case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+			return fmt.Errorf("%s is not valid JSON: it ends before the object does", path)
+		}
+		return fmt.Errorf("%s: %s", path, strings.TrimPrefix(err.Error(), "json: "))
+	}
+	return nil
+}
+
+// parseExec reads and checks a tool.json.
+func parseExec(dir string) (execSpec, error) {
+	path := filepath.Join(dir, toolManifest)
+	var s execSpec
+	if err := readManifest(path, &s); err != nil {
+		return s, err
+	}
+	switch {
+	case !validName.MatchString(s.Name):
+		return s, fmt.Errorf("%s: \"name\" %q must be 1 to 64 letters, digits, \"_\" or \"-\"", path, s.Name)
+	case strings.TrimSpace(s.Description) == "":
+		return s, fmt.Errorf("%s: \"description\" is missing; the model needs it to know when to use %s", path, s.Name)
+	case s.Run == "":
+		return s, fmt.Errorf("%s: \"run\" is missing: the executable to start, e.g. \"./run.sh\"", path)
+	case s.Timeout < 0:
+		return s, fmt.Errorf("%s: \"timeout\" must be a number of seconds above 0", path)
+	}
+	if len(bytes.TrimSpace(s.Parameters)) == 0 || bytes.Equal(bytes.TrimSpace(s.Parameters), []byte("null")) {
+		s.Parameters = json.RawMessage(`{"type":"object","properties":{}}`)
+	}
+	run := s.Run
+	if !filepath.IsAbs(run) {
+		run = filepath.Join(dir, run)
+	}
+	info, err := os.Stat(run)
+	switch {
+	case err != nil:
+		return s, fmt.Errorf("%s: \"run\": %w", path, err)
+	case info.IsDir():
+		return s, fmt.Errorf("%s: \"run\": %s is a directory, not an executable", path, run)
+	case info.Mode().Perm()&0o111 == 0:
+		return s, fmt.Errorf("%s: \"run\": %s is not executable (chmod +x %s)", path, run, run)
+	}
+	s.Run = run
+	return s, nil
+}
+
+// parseMCP reads and checks an mcp.json.
+func parseMCP(dir string) (mcpSpec, error) {
+	path := filepath.Join(dir, mcpManifest)
+	var s mcpSpec
+	if err := readManifest(path, &s); err != nil {
+		return s, err
+	}
+	switch {
+	case strings.TrimSpace(s.Command) == "":
+		return s, fmt.Errorf("%s: \"command\" is missing: the server to start, e.g. \"./server\" or \"npx\"", path)
+	case s.Timeout < 0:
+		return s, fmt.Errorf("%s: \"timeout\" must be a number of seconds above 0", path)
+	}
+	if strings.ContainsRune(s.Command, filepath.Separator) && !filepath.IsAbs(s.Command) {
+		s.Command = filepath.Join(dir, s.Command)
+	}
+	return s, nil
+}
+
+// timeout is a manifest's timeout, or def when it sets none.
+func timeout(seconds float64, def time.Duration) time.Duration {
+	if seconds <= 0 {
+		return def
+	}
+	return time.Duration(seconds * float64(time.Second))
+}
+
+// expandEnv turns a manifest's "env" into KEY=VALUE pairs, expanding ${VAR} from mom's
+// environment: the one way a tool is given a secret mom holds. A variable that is not set is
+// an error naming it, rather than an empty credential that fails later in a confusing way.
+func expandEnv(path string, env map[string]string, getenv func(string) (string, bool)) ([]string, error) {
+	names := make([]string, 0, len(env))
+	for k := range env {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	out := make([]string, 0, len(names))
+	for _, k := range names {
+		if k == "" || strings.ContainsAny(k, "=\x00") {
+			return nil, fmt.Errorf("%s: \"env\": %q is not a variable name", path, k)
+		}
+		v, err := config.ExpandEnv(env[k], getenv)
+		if err != nil {
+			return nil, fmt.Errorf("%s: \"env\".%s: %w", path, k, err)
+		}
+		out = append(out, k+"="+v)
+	}
+	return out, nil
+}
