@@ -15,8 +15,8 @@ import (
 var templateText string
 
 // Template returns the commented config.json written on first run. It starts the terminal
-// adapter only, so a new user can talk to mom before setting up any platform, and shows the
-// other options as comments.
+// and the web chat, so a new user can talk to mom, at the keyboard or in a browser, before
+// setting up any platform, and shows the other options as comments.
 func Template() string { return templateText }
 
 // FileName is the name of the config file inside the data directory.

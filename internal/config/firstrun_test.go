@@ -12,13 +12,17 @@ func TestTemplateLoads(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the first-run template does not load:\n%v", err)
 	}
-	if len(c.Adapters) != 1 || c.Adapters[0].Name != "terminal" || c.Adapters[0].Type != "cli" {
-		t.Errorf("adapters = %+v, want only the terminal", c.Adapters)
+	if len(c.Adapters) != 2 || c.Adapters[0].Name != "terminal" || c.Adapters[0].Type != "cli" ||
+		c.Adapters[1].Name != "web" || c.Adapters[1].Type != "web" {
+		t.Fatalf("adapters = %+v, want the terminal and the web chat", c.Adapters)
+	}
+	if w := c.Adapters[1].Web; w.Listen != DefaultWebListen || w.Token != "" {
+		t.Errorf("web chat = %+v; want loopback and a generated token when nothing is set", w)
 	}
 	if err := c.Resolve(noEnv); err != nil {
 		t.Fatal(err)
 	}
-	if c.Model.Provider != ProviderAnthropic || c.Sandbox.Type != SandboxHost {
+	if c.Model.Provider != ProviderAnthropic || c.Sandbox.Type != "" {
 		t.Errorf("defaults = %+v, %+v", c.Model, c.Sandbox)
 	}
 	for _, want := range []string{`"provider"`, `"id"`, `"apiKey"`, `"baseUrl"`, `"thinking"`, "Ollama", "vLLM", "llama.cpp", "OpenRouter",
@@ -26,6 +30,23 @@ func TestTemplateLoads(t *testing.T) {
 		if !strings.Contains(Template(), want) {
 			t.Errorf("template does not mention %s", want)
 		}
+	}
+}
+
+// TestTemplateWebSettings: the environment moves the web chat and sets its token, so tests and
+// containers need not edit the file.
+func TestTemplateWebSettings(t *testing.T) {
+	c, err := Parse([]byte(Template()), "config.json", env(map[string]string{
+		"MOM_WEB_LISTEN": "127.0.0.1:0", "MOM_WEB_TOKEN": "a-token-of-twenty-chars"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := c.Adapters[1].Web; w.Listen != "127.0.0.1:0" || w.Token != "a-token-of-twenty-chars" {
+		t.Errorf("web chat = %+v", w)
+	}
+	_, err = Parse([]byte(Template()), "config.json", env(map[string]string{"MOM_WEB_LISTEN": "0.0.0.0:8787"}))
+	if err == nil || !strings.Contains(err.Error(), `adapters.web.listen: "0.0.0.0:8787" can be reached from other machines; set "token"`) {
+		t.Errorf("listening on every interface without a token: %v", err)
 	}
 }
 

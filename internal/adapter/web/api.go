@@ -1,0 +1,315 @@
+package web
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mom-agent/mom/internal/chat"
+	"github.com/mom-agent/mom/internal/store"
+)
+
+// Limits on what people send.
+const (
+	// maxText is the longest message, as in the terminal.
+	maxText = 1 << 20
+	// maxUpload is the largest file a person may attach, as on Slack.
+	maxUpload = 25 << 20
+	// maxFiles is how many files one message may carry.
+	maxFiles = 10
+	// historyDefault and historyMax bound how many messages one history request returns.
+	historyDefault = 200
+	historyMax     = 2000
+)
+
+// listChannels answers GET /api/channels.
+func (a *Adapter) listChannels(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]any{"adapter": a.opts.Name, "channels": a.Channels()})
+}
+
+// createChannel answers POST /api/channels {"name": "..."}: it makes web/<name>'s directory.
+func (a *Adapter) createChannel(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Name string `json:"name"`
+	}
+	if err := json.NewDecoder(io.LimitReader(r.Body, 4096)).Decode(&req); err != nil {
+		writeError(w, http.StatusBadRequest, "send the new channel as JSON: {\"name\": \"ops\"}")
+		return
+	}
+	name := strings.TrimSpace(req.Name)
+	if err := checkChannelName(name); err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	ch, err := a.opts.Store.Channel(a.opts.Name, name)
+	if err == nil {
+		err = os.MkdirAll(ch.Dir(), 0o755)
+	}
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, fmt.Sprintf("could not create channel %s: %v", name, err))
+		return
+	}
+	a.live.broadcast(frame{Type: "channel", Channel: name})
+	writeJSON(w, http.StatusCreated, chat.Channel{ID: name, Name: name, Kind: chat.KindChannel})
+}
+
+// channel returns the channel a request names, or answers with why it cannot be used.
+func (a *Adapter) channel(w http.ResponseWriter, r *http.Request) (*store.Channel, bool) {
+	id := r.PathValue("channel")
+	if err := checkChannelName(id); err != nil {
+		writeError(w, http.StatusNotFound, err.Error())
+		return nil, false
+	}
+	ch, err := a.opts.Store.Channel(a.opts.Name, id)
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, err.Error())
+		return nil, false
+	}
+	return ch, true
+}
+
+// history answers GET /api/channels/{channel}/messages?limit=N: the channel's last N messages
+// from log.jsonl, oldest first.
+func (a *Adapter) history(w http.ResponseWriter, r *http.Request) {
+	ch, ok := a.channel(w, r)
+	if !ok {
+		return
+	}
+	limit := historyDefault
+	if s := r.URL.Query().Get("limit"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 || n > historyMax {
+			writeError(w, http.StatusBadRequest, fmt.Sprintf("limit must be a number from 1 to %d", historyMax))
+			return
+		}
+		limit = n
+	}
+	ring := make([]chat.Message, 0, limit)
+	next := 0
+	err := ch.ReadLog(0, func(m chat.Message, _ store.LogPos) error {
+		if len(ring) < limit {
+			ring = append(ring, m)
+		} else {
+			ring[next] = m
+			next = (next + 1) % limit
+		}
+		return nil
+	})
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, fmt.Sprintf("could not read the history of %s: %v", ch.Key(), err))
+		return
+	}
+	msgs := append(ring[next:len(ring):len(ring)], ring[:next]...)
+	writeJSON(w, http.StatusOK, map[string]any{"channel": ch.ID(), "messages": msgs, "running": a.live.running(ch.ID())})
+}
+
+// send answers POST /api/channels/{channel}/messages, a multipart form with "name" (the
+// display name), "text" and any number of "file" parts. Files are saved into the channel's
+// attachments/ first; the message is answered once it is in log.jsonl. When anything is
+// wrong, nothing is kept and the page keeps what was typed.
+func (a *Adapter) send(w http.ResponseWriter, r *http.Request) {
+	ch, ok := a.channel(w, r)
+	if !ok {
+		return
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, maxFiles*(maxUpload+64<<10)+maxText+64<<10)
+	mr, err := r.MultipartReader()
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "send the message as multipart/form-data with \"name\", \"text\" and \"file\" parts")
+		return
+	}
+	now := time.Now()
+	m := chat.Message{ID: a.nextID(now), ChannelID: ch.ID(), TS: now, IsMention: true}
+	var name string
+	status, err := a.readParts(mr, ch, now, &name, &m)
+	if err == nil {
+		m.Sender, err = person(name)
+		status = http.StatusBadRequest
+	}
+	if err == nil {
+		m.Text = withoutMention(m.Text, a.Bot().Username)
+		if m.Text == "" && len(m.Attachments) == 0 {
+			err = errors.New("the message is empty: write something or attach a file")
+		}
+	}
+	if err == nil {
+		a.remember(m.Sender)
+		if err = a.inbox().Receive(r.Context(), a.opts.Name, m); err != nil {
+			status, err = http.StatusServiceUnavailable, fmt.Errorf("mom could not take the message: %w", err)
+		}
+	}
+	if err != nil {
+		discard(ch, m.Attachments)
+		writeError(w, status, err.Error())
+		return
+	}
+	a.showMessage(m) // unless the run it started has shown it already
+	writeJSON(w, http.StatusOK, m)
+}
+
+// readParts reads the form's parts into m, saving files as they stream in.
+func (a *Adapter) readParts(mr *multipart.Reader, ch *store.Channel, now time.Time, name *string, m *chat.Message) (int, error) {
+	for {
+		part, err := mr.NextPart()
+		if err == io.EOF {
+			return http.StatusOK, nil
+		}
+		if err != nil {
+			return tooLargeOr(err, http.StatusBadRequest), fmt.Errorf("the form could not be read: %w", err)
+		}
+		switch part.FormName() {
+		case "name":
+			b, _ := io.ReadAll(io.LimitReader(part, 1024))
+			*name = string(b)
+		case "text":
+			b, err := io.ReadAll(io.LimitReader(part, maxText+1))
+			if err != nil {
+				return tooLargeOr(err, http.StatusBadRequest), fmt.Errorf("the message could not be read: %w", err)
+			}
+			if len(b) > maxText {
+				return http.StatusRequestEntityTooLarge, fmt.Errorf("the message is longer than %d MB; attach it as a file instead", maxText>>20)
+			}
+			m.Text = strings.ToValidUTF8(string(b), "")
+		case "file":
+			if part.FileName() == "" {
+				continue // an empty file input
+			}
+			if len(m.Attachments) == maxFiles {
+				return http.StatusBadRequest, fmt.Errorf("a message can carry at most %d files", maxFiles)
+			}
+			att, err := ch.SaveAttachment(part.FileName(), now, part, maxUpload)
+			if errors.Is(err, store.ErrTooLarge) {
+				return http.StatusRequestEntityTooLarge, fmt.Errorf("%s is larger than the limit of %d MB", part.FileName(), maxUpload>>20)
+			}
+			if err != nil {
+				return tooLargeOr(err, http.StatusInternalServerError), fmt.Errorf("%s could not be saved: %w", part.FileName(), err)
+			}
+			m.Attachments = append(m.Attachments, att)
+		default:
+			return http.StatusBadRequest, fmt.Errorf("unknown form field %q (use \"name\", \"text\" and \"file\")", part.FormName())
+		}
+	}
+}
+
+// tooLargeOr is 413 when the request went past the body limit, else status.
+func tooLargeOr(err error, status int) int {
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		return http.StatusRequestEntityTooLarge
+	}
+	return status
+}
+
+// discard removes the files of a message that was refused.
+func discard(ch *store.Channel, atts []chat.Attachment) {
+	for _, att := range atts {
+		if att.LocalPath != "" {
+			os.Remove(filepath.Join(ch.Dir(), filepath.FromSlash(att.LocalPath)))
+		}
+	}
+}
+
+// stop answers POST /api/channels/{channel}/stop {"name": "..."}: it says "stop" in the
+// channel on the person's behalf, which is how every platform stops a run.
+func (a *Adapter) stop(w http.ResponseWriter, r *http.Request) {
+	ch, ok := a.channel(w, r)
+	if !ok {
+		return
+	}
+	var req struct {
+		Name string `json:"name"`
+	}
+	if err := json.NewDecoder(io.LimitReader(r.Body, 4096)).Decode(&req); err != nil {
+		writeError(w, http.StatusBadRequest, "send who is stopping as JSON: {\"name\": \"ada\"}")
+		return
+	}
+	u, err := person(req.Name)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	now := time.Now()
+	m := chat.Message{ID: a.nextID(now), ChannelID: ch.ID(), TS: now, Sender: u, Text: "stop", IsMention: true}
+	a.remember(u)
+	if err := a.inbox().Receive(r.Context(), a.opts.Name, m); err != nil {
+		writeError(w, http.StatusServiceUnavailable, "mom could not take the stop: "+err.Error())
+		return
+	}
+	a.showMessage(m)
+	writeJSON(w, http.StatusOK, m)
+}
+
+// download answers GET /api/channels/{channel}/files/{file}: a file from the channel's
+// attachments/, and nothing outside it.
+func (a *Adapter) download(w http.ResponseWriter, r *http.Request) {
+	ch, ok := a.channel(w, r)
+	if !ok {
+		return
+	}
+	name := r.PathValue("file")
+	if name == "" || strings.HasPrefix(name, ".") || strings.ContainsAny(name, `/\`) || filepath.Base(name) != name {
+		writeError(w, http.StatusNotFound, "no such file")
+		return
+	}
+	// OpenInRoot refuses symlinks that lead out of attachments/ as well.
+	f, err := os.OpenInRoot(filepath.Join(ch.Dir(), "attachments"), name)
+	if err != nil {
+		writeError(w, http.StatusNotFound, "no file "+name+" in "+ch.Key())
+		return
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		writeError(w, http.StatusNotFound, "no file "+name+" in "+ch.Key())
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Disposition", dispositionFor(name))
+	// Never run what someone uploaded as a page of the chat.
+	h.Set("Content-Security-Policy", "sandbox; default-src 'none'; img-src 'self'; style-src 'unsafe-inline'")
+	http.ServeContent(w, r, name, st.ModTime(), f)
+}
+
+// dispositionFor makes the browser save a file under its name (without mom's time prefix).
+func dispositionFor(name string) string {
+	if _, rest, ok := strings.Cut(name, "_"); ok && rest != "" {
+		name = rest
+	}
+	return "attachment; filename*=UTF-8''" + pathEscape(name)
+}
+
+// pathEscape percent-encodes everything but RFC 5987's attr-chars.
+func pathEscape(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("!#$&+-.^_`|~", c) >= 0 {
+			b.WriteByte(c)
+		} else {
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+	}
+	return b.String()
+}
+
+// remember adds a person to the users mom knows.
+func (a *Adapter) remember(u chat.User) {
+	a.mu.Lock()
+	a.users[u.ID] = u
+	a.mu.Unlock()
+}
+
+// inbox is the hub, once started.
+func (a *Adapter) inbox() chat.Inbox {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.in
+}

@@ -1,0 +1,77 @@
+package web
+
+import (
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/mom-agent/mom/internal/events"
+)
+
+// nextFires is how many coming fire times the page lists for a periodic event.
+const nextFires = 3
+
+// eventInfo is one event file as the page lists it.
+type eventInfo struct {
+	File    string `json:"file"`
+	Type    string `json:"type,omitempty"`
+	Channel string `json:"channel,omitempty"`
+	// Schedule is a periodic event's cron schedule and Zone its time zone.
+	Schedule string `json:"schedule,omitempty"`
+	Zone     string `json:"zone,omitempty"`
+	Text     string `json:"text,omitempty"`
+	// Next are the coming fire times (RFC 3339); empty when the event will not fire again.
+	Next []string `json:"next"`
+	// Error says why the file is not a valid event.
+	Error string `json:"error,omitempty"`
+}
+
+// events answers GET /api/events: every file in workspace/events with its next fire times,
+// or why it is not a valid event, as `mom events` prints them.
+func (a *Adapter) events(w http.ResponseWriter, r *http.Request) {
+	dir := filepath.Join(a.opts.Store.Workspace(), "events")
+	entries, err := os.ReadDir(dir)
+	if err != nil && !os.IsNotExist(err) {
+		writeError(w, http.StatusInternalServerError, "could not list the events: "+err.Error())
+		return
+	}
+	now := time.Now()
+	list := []eventInfo{}
+	for _, de := range entries {
+		name := de.Name()
+		if !strings.HasSuffix(name, ".json") || strings.HasPrefix(name, ".") || !de.Type().IsRegular() {
+			continue
+		}
+		list = append(list, a.describe(dir, name, now))
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"events": list})
+}
+
+// describe reads and describes one event file.
+func (a *Adapter) describe(dir, name string, now time.Time) eventInfo {
+	info := eventInfo{File: name, Next: []string{}}
+	data, err := os.ReadFile(filepath.Join(dir, name))
+	var ev events.Event
+	if err == nil {
+		ev, err = events.Parse(name, data, a.opts.Adapters)
+	}
+	if err != nil {
+		info.Error = err.Error()
+		return info
+	}
+	info.Type, info.Channel, info.Text = ev.Type, ev.ChannelID(), ev.Text
+	switch ev.Type {
+	case events.Periodic:
+		info.Schedule, info.Zone = ev.Schedule.String(), ev.Zone.String()
+		for _, t := range ev.Schedule.NextN(now, nextFires) {
+			info.Next = append(info.Next, t.Format(time.RFC3339))
+		}
+	default:
+		if t := ev.Next(now); !t.IsZero() {
+			info.Next = append(info.Next, t.Format(time.RFC3339))
+		}
+	}
+	return info
+}

@@ -1,0 +1,160 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/mom-agent/mom/internal/agent"
+	"github.com/mom-agent/mom/internal/chat"
+	"github.com/mom-agent/mom/internal/hub"
+	"github.com/mom-agent/mom/internal/llm"
+	"github.com/mom-agent/mom/internal/render"
+)
+
+// Limits of what a run shows.
+const (
+	// maxDetail is how much of a tool's arguments or output the page shows; the whole result
+	// is in context.jsonl.
+	maxDetail = 16 << 10
+	// maxShare is the largest file mom attaches for download.
+	maxShare = 100 << 20
+)
+
+// Reply starts showing a run (hub.Replier): every browser gets its events as frames.
+func (a *Adapter) Reply(ctx context.Context, channelID string, trigger chat.Message) hub.Reply {
+	if trigger.EventFile() == "" && trigger.ID != "" {
+		a.showMessage(trigger)
+	}
+	r := &reply{a: a, channel: channelID, run: a.nextID(time.Now())}
+	a.live.broadcast(frame{Type: "run_start", Channel: channelID, Run: r.run, Trigger: trigger.ID, Event: trigger.EventFile()})
+	return r
+}
+
+// reply turns one run's agent events into frames.
+type reply struct {
+	a       *Adapter
+	channel string
+	run     string
+}
+
+func (r *reply) send(f frame) {
+	f.Channel, f.Run = r.channel, r.run
+	r.a.live.broadcast(f)
+}
+
+// Event sends what people should see of ev. Thinking stays out, as on the chat platforms at
+// normal verbosity.
+func (r *reply) Event(ev agent.Event) {
+	switch ev.Type {
+	case agent.EventMessageUpdate:
+		if ev.DeltaKind == "text" && ev.Delta != "" {
+			r.send(frame{Type: "text", Text: ev.Delta})
+		}
+	case agent.EventMessageEnd:
+		if ev.Message != nil && ev.Message.Role == llm.RoleAssistant {
+			r.send(frame{Type: "message_end"})
+		}
+	case agent.EventToolStart:
+		r.send(frame{Type: "tool_start", ID: ev.ToolCallID, Name: ev.ToolName, Text: ev.Label, Args: cut(prettyArgs(ev.Args))})
+	case agent.EventToolEnd:
+		r.send(frame{Type: "tool_end", ID: ev.ToolCallID, Output: cut(ev.Output), IsError: ev.IsError, Ms: ev.Duration.Milliseconds()})
+	case agent.EventRetryStart:
+		r.send(frame{Type: "status", Text: fmt.Sprintf("Retrying in %s (attempt %d of %d): %s",
+			ev.Delay.Round(100*time.Millisecond), ev.Attempt, ev.MaxAttempts, ev.ErrorMessage)})
+	case agent.EventCompactionStart:
+		r.send(frame{Type: "status", Text: "Compacting context…"})
+	case agent.EventAgentEnd:
+		r.send(frame{Type: "run_end", StopReason: string(ev.StopReason), Error: ev.ErrorMessage, Usage: render.UsageLine(ev)})
+	}
+}
+
+// Upload offers a file the agent attached for download.
+func (r *reply) Upload(ctx context.Context, hostPath, title string) error {
+	return r.a.Upload(ctx, r.channel, chat.File{Path: hostPath, Title: title})
+}
+
+// Close has nothing to wait for: frames are queued per browser.
+func (r *reply) Close(ctx context.Context) error { return nil }
+
+// prettyArgs indents a tool call's arguments for reading.
+func prettyArgs(raw json.RawMessage) string {
+	var v any
+	if len(raw) == 0 || json.Unmarshal(raw, &v) != nil {
+		return string(raw)
+	}
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return string(raw)
+	}
+	return string(b)
+}
+
+// cut shortens s to maxDetail bytes at a character boundary, saying how much was left out.
+func cut(s string) string {
+	if len(s) <= maxDetail {
+		return s
+	}
+	n := maxDetail
+	for n > 0 && (s[n]&0xC0) == 0x80 {
+		n--
+	}
+	return s[:n] + fmt.Sprintf("\n… (%d more bytes)", len(s)-n)
+}
+
+// Post shows a short note from mom (busy, stopping, …) to the browsers in the channel.
+func (a *Adapter) Post(ctx context.Context, channelID string, out chat.Outgoing) (string, error) {
+	id := a.nextID(time.Now())
+	a.live.broadcast(frame{Type: "notice", Channel: channelID, ID: id, Text: out.Text})
+	return id, nil
+}
+
+// Update changes a note.
+func (a *Adapter) Update(ctx context.Context, channelID, messageID, text string) error {
+	a.live.broadcast(frame{Type: "notice_edit", Channel: channelID, ID: messageID, Text: text})
+	return nil
+}
+
+// Delete withdraws a note.
+func (a *Adapter) Delete(ctx context.Context, channelID, messageID string) error {
+	a.live.broadcast(frame{Type: "notice_gone", Channel: channelID, ID: messageID})
+	return nil
+}
+
+// Upload copies a file into the channel's attachments/, logs it as mom's message and offers
+// it for download. Only files copied there can be downloaded: the page never names a path of
+// its own.
+func (a *Adapter) Upload(ctx context.Context, channelID string, f chat.File) error {
+	ch, err := a.opts.Store.Channel(a.opts.Name, channelID)
+	if err != nil {
+		return err
+	}
+	src, err := os.Open(f.Path)
+	if err != nil {
+		return fmt.Errorf("attach to the web chat: %w", err)
+	}
+	defer src.Close()
+	now := time.Now()
+	att, err := ch.SaveAttachment(filepath.Base(f.Path), now, src, maxShare)
+	if err != nil {
+		return fmt.Errorf("attach to the web chat: %w", err)
+	}
+	title := f.Title
+	if title == "" {
+		title = filepath.Base(f.Path)
+	}
+	m := chat.Message{
+		ID: "mom-file-" + strconv.FormatInt(now.UnixNano(), 10), ChannelID: channelID, TS: now,
+		Sender: a.Bot(), Text: title, Attachments: []chat.Attachment{att},
+	}
+	if _, err := ch.AppendLog(m); err != nil {
+		discard(ch, m.Attachments)
+		return fmt.Errorf("attach to the web chat: %w", err)
+	}
+	a.showMessage(m)
+	return nil
+}
