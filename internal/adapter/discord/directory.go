@@ -1,0 +1,159 @@
+package discord
+
+import (
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/disgoorg/disgo/discord"
+
+	"github.com/mom-agent/mom/internal/chat"
+)
+
+// directory knows the people and channels of the bot's guilds: filled by GUILD_CREATE, kept
+// current by member, channel and thread events, and by the authors and mentions of messages.
+type directory struct {
+	mu      sync.Mutex
+	users   map[string]chat.User
+	chans   map[string]chat.Channel // guild text channels and DMs
+	threads map[string]string       // thread id → the channel it belongs to
+}
+
+func newDirectory() *directory {
+	return &directory{users: map[string]chat.User{}, chans: map[string]chat.Channel{}, threads: map[string]string{}}
+}
+
+// userOf builds a chat.User the way people recognize them: the handle as username, the name
+// they show in the guild (nickname, else global display name) as display name.
+func userOf(u discord.User, nick *string) chat.User {
+	shown := u.Username
+	if u.GlobalName != nil && *u.GlobalName != "" {
+		shown = *u.GlobalName
+	}
+	if nick != nil && *nick != "" {
+		shown = *nick
+	}
+	return chat.User{ID: u.ID.String(), Username: u.Username, DisplayName: shown, IsBot: u.Bot}
+}
+
+func (d *directory) setUser(u chat.User) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	// A message author carries no nickname; keep the one GUILD_CREATE gave.
+	if old, ok := d.users[u.ID]; ok && u.DisplayName == u.Username && old.DisplayName != "" {
+		u.DisplayName = old.DisplayName
+	}
+	d.users[u.ID] = u
+}
+
+func (d *directory) removeUser(id string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	delete(d.users, id)
+}
+
+func (d *directory) user(id string) (chat.User, bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	u, ok := d.users[id]
+	return u, ok
+}
+
+// byUsername finds a user by handle, for turning the model's @username into a mention.
+func (d *directory) byUsername(name string) (chat.User, bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, u := range d.users {
+		if strings.EqualFold(u.Username, name) {
+			return u, true
+		}
+	}
+	return chat.User{}, false
+}
+
+// addChannel learns a guild channel: text and announcement channels become channels, threads
+// are remembered with the channel they belong to, other kinds (voice, categories) are skipped.
+func (d *directory) addChannel(c discord.GuildChannel) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	switch c.Type() {
+	case discord.ChannelTypeGuildText, discord.ChannelTypeGuildNews:
+		d.chans[c.ID().String()] = chat.Channel{ID: c.ID().String(), Name: c.Name(), Kind: chat.KindChannel}
+	case discord.ChannelTypeGuildPublicThread, discord.ChannelTypeGuildPrivateThread, discord.ChannelTypeGuildNewsThread:
+		if p := c.ParentID(); p != nil {
+			d.threads[c.ID().String()] = p.String()
+		}
+	}
+}
+
+func (d *directory) removeChannel(id string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	delete(d.chans, id)
+	delete(d.threads, id)
+}
+
+func (d *directory) addThread(id, parent string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.threads[id] = parent
+}
+
+// addDM learns a DM channel from its first message.
+func (d *directory) addDM(id string, with chat.User) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.chans[id] = chat.Channel{ID: id, Name: "DM:" + with.Username, Kind: chat.KindDM}
+}
+
+func (d *directory) isDM(id string) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.chans[id].Kind == chat.KindDM
+}
+
+// parentOf returns the channel a thread belongs to; ok is false for ids that are not known
+// threads.
+func (d *directory) parentOf(id string) (string, bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	p, ok := d.threads[id]
+	return p, ok
+}
+
+func (d *directory) known(id string) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	_, ok := d.chans[id]
+	return ok
+}
+
+func (d *directory) channelName(id string) (string, bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	c, ok := d.chans[id]
+	return c.Name, ok
+}
+
+func (d *directory) userList() []chat.User {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return sortedValues(d.users, func(u chat.User) string { return u.Username })
+}
+
+func (d *directory) channelList() []chat.Channel {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return sortedValues(d.chans, func(c chat.Channel) string { return c.Name })
+}
+
+// sortedValues returns m's values ordered by key, so the system prompt lists people and
+// channels the same way every run (and the prompt cache keeps working).
+func sortedValues[T any](m map[string]T, key func(T) string) []T {
+	out := make([]T, 0, len(m))
+	for _, v := range m {
+		out = append(out, v)
+	}
+	slices.SortFunc(out, func(a, b T) int { return strings.Compare(key(a), key(b)) })
+	return out
+}

@@ -1,0 +1,180 @@
+package fakediscord
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// createBody is the part of Create Message's JSON the fake reads.
+type createBody struct {
+	Content          string `json:"content"`
+	MessageReference *struct {
+		MessageID string `json:"message_id"`
+	} `json:"message_reference"`
+}
+
+// filePart matches the multipart field names Discord takes for files.
+var filePart = regexp.MustCompile(`^files\[\d+\]$`)
+
+// createMessage is POST /channels/{id}/messages: JSON, or multipart/form-data with
+// payload_json and files[n]. Call it with s.mu held.
+func (s *Server) createMessage(r *http.Request, cid string, body []byte) (int, any, *restError) {
+	const route = "POST /channels/{id}/messages"
+	ch, rerr := s.channelFor(cid)
+	if rerr != nil {
+		return 0, nil, rerr
+	}
+	var p createBody
+	var files []File
+	ct, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	switch ct {
+	case "application/json":
+		if err := json.Unmarshal(body, &p); err != nil {
+			s.violate("%s body is not JSON: %v", route, err)
+			return 0, nil, &restError{status: http.StatusBadRequest, code: 50109, msg: "The request body contains invalid JSON."}
+		}
+	case "multipart/form-data":
+		var err error
+		if files, err = s.readMultipart(body, params["boundary"], &p); err != nil {
+			s.violate("%s multipart body: %v", route, err)
+			return 0, nil, &restError{status: http.StatusBadRequest, code: 50035, msg: "Invalid Form Body"}
+		}
+	default:
+		s.violate("%s with Content-Type %q; Discord takes application/json or multipart/form-data", route, ct)
+		return 0, nil, &restError{status: http.StatusBadRequest, code: 50035, msg: "Invalid Form Body"}
+	}
+	if rerr := s.checkContent(route, p.Content); rerr != nil {
+		return 0, nil, rerr
+	}
+	if strings.TrimSpace(p.Content) == "" && len(files) == 0 {
+		s.violate("%s with nothing to send", route)
+		return 0, nil, &restError{status: http.StatusBadRequest, code: 50006, msg: "Cannot send an empty message"}
+	}
+	m := &message{Message: Message{Author: s.cfg.botID, Content: p.Content, Files: files}}
+	if ref := p.MessageReference; ref != nil {
+		if ch.find(ref.MessageID) == nil {
+			s.violate("%s replies to message %s, which is not in channel %s", route, ref.MessageID, cid)
+			return 0, nil, fieldError("message_reference", "MESSAGE_REFERENCE_UNKNOWN_MESSAGE", "Unknown message")
+		}
+		m.Reference = ref.MessageID
+	}
+	s.post(ch, m)
+	for _, f := range files {
+		s.uploads = append(s.uploads, Upload{ChannelID: cid, MessageID: m.ID, Filename: f.Name, Content: f.Content, Text: p.Content})
+	}
+	return http.StatusOK, s.wireMessage(ch, m, true), nil
+}
+
+// readMultipart reads payload_json into p and returns the files[n] parts.
+func (s *Server) readMultipart(body []byte, boundary string, p *createBody) ([]File, error) {
+	if boundary == "" {
+		return nil, fmt.Errorf("no boundary in the Content-Type")
+	}
+	mr := multipart.NewReader(bytes.NewReader(body), boundary)
+	var files []File
+	sawPayload := false
+	for {
+		part, err := mr.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		data, err := io.ReadAll(part)
+		if err != nil {
+			return nil, err
+		}
+		switch name := part.FormName(); {
+		case name == "payload_json":
+			sawPayload = true
+			if err := json.Unmarshal(data, p); err != nil {
+				return nil, fmt.Errorf("payload_json is not JSON: %w", err)
+			}
+		case filePart.MatchString(name):
+			if part.FileName() == "" {
+				return nil, fmt.Errorf("%s has no filename", name)
+			}
+			files = append(files, File{Name: part.FileName(), ContentType: part.Header.Get("Content-Type"), Content: data})
+		default:
+			return nil, fmt.Errorf("unexpected field %q (Discord takes payload_json and files[n])", name)
+		}
+	}
+	if !sawPayload && len(files) == 0 {
+		return nil, fmt.Errorf("neither payload_json nor files[n]")
+	}
+	return files, nil
+}
+
+// post stores a message in a channel and dispatches MESSAGE_CREATE. Call it with s.mu held.
+func (s *Server) post(ch *channel, m *message) {
+	m.ID = s.snowflake()
+	m.ChannelID = ch.ID
+	m.at = time.Now()
+	for _, f := range m.Files {
+		aid := s.snowflake()
+		name := strings.ReplaceAll(f.Name, " ", "_")
+		m.atts = append(m.atts, wireAttachment{ID: aid, Filename: f.Name, Size: len(f.Content),
+			URL: s.cdnURL(ch.ID, aid, name, f), ProxyURL: s.cdnURL(ch.ID, aid, name, f), ContentType: f.ContentType})
+	}
+	ch.msgs = append(ch.msgs, m)
+	s.dispatch("MESSAGE_CREATE", messageIntent(ch), func(intents int64) any {
+		return s.wireMessage(ch, m, s.showsContent(ch, m, intents))
+	})
+	s.notify()
+}
+
+// showsContent applies the MESSAGE_CONTENT rule: without the intent, a bot still sees the
+// content of DMs, of its own messages and of messages that mention it. Call it with s.mu held.
+func (s *Server) showsContent(ch *channel, m *message, intents int64) bool {
+	if intents&IntentMessageContent != 0 || ch.Kind == KindDM || m.Author == s.cfg.botID {
+		return true
+	}
+	for _, id := range s.mentionsOf(ch, m) {
+		if id == s.cfg.botID {
+			return true
+		}
+	}
+	return false
+}
+
+// SayOption changes how Say posts a message.
+type SayOption func(*Message)
+
+// InReplyTo makes the message a reply to another message of the channel (type 19 with a
+// message_reference); the replied-to author is mentioned, as a reply pings by default.
+func InReplyTo(messageID string) SayOption { return func(m *Message) { m.Reference = messageID } }
+
+// WithFile attaches a file, served at a signed CDN URL.
+func WithFile(f File) SayOption { return func(m *Message) { m.Files = append(m.Files, f) } }
+
+// Say posts a message by a user (a person or another bot) in a channel, DM or thread, and
+// dispatches MESSAGE_CREATE to the sessions whose intents cover it. Mention someone with
+// "<@id>" in text. It returns the new message's id. An unknown channel, user or replied-to
+// message panics: it is a mistake in the test.
+func (s *Server) Say(channelID, userID, text string, opts ...SayOption) string {
+	var mm Message
+	for _, o := range opts {
+		o(&mm)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ch := s.mustChannel(channelID)
+	if s.users[userID] == nil {
+		panic(fmt.Sprintf("fakediscord: no user %s", userID))
+	}
+	if mm.Reference != "" && ch.find(mm.Reference) == nil {
+		panic(fmt.Sprintf("fakediscord: no message %s in %s to reply to", mm.Reference, channelID))
+	}
+	m := &message{Message: Message{Author: userID, Content: text, Reference: mm.Reference, Files: mm.Files}}
+	s.post(ch, m)
+	return m.ID
+}

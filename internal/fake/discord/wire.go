@@ -1,0 +1,204 @@
+package fakediscord
+
+import (
+	"strconv"
+	"time"
+)
+
+// The JSON shapes Discord sends, as maps and small structs: only fields Discord documents, with
+// Discord's names.
+
+type wireAttachment struct {
+	ID          string `json:"id"`
+	Filename    string `json:"filename"`
+	Size        int    `json:"size"`
+	URL         string `json:"url"`
+	ProxyURL    string `json:"proxy_url"`
+	ContentType string `json:"content_type,omitempty"`
+}
+
+// wireUser is a user object. Call it with s.mu held.
+func (s *Server) wireUser(id string) map[string]any {
+	u := s.users[id]
+	if u == nil {
+		return map[string]any{"id": id, "username": id, "discriminator": "0", "global_name": nil, "avatar": nil, "bot": false}
+	}
+	var global any
+	if u.GlobalName != "" {
+		global = u.GlobalName
+	}
+	return map[string]any{"id": u.ID, "username": u.Username, "discriminator": "0", "global_name": global,
+		"avatar": nil, "bot": u.Bot, "public_flags": 0}
+}
+
+// wireMember is a guild member object, with its user unless the object goes inside a message
+// (whose author is the user already).
+func (s *Server) wireMember(id string, withUser bool) map[string]any {
+	u := s.users[id]
+	var nick any
+	if u != nil && u.Nick != "" {
+		nick = u.Nick
+	}
+	m := map[string]any{"nick": nick, "roles": []string{}, "joined_at": "2024-01-01T00:00:00.000000+00:00",
+		"deaf": false, "mute": false, "flags": 0, "pending": false}
+	if withUser {
+		m["user"] = s.wireUser(id)
+	}
+	return m
+}
+
+// wireChannel is a channel object. Call it with s.mu held.
+func (s *Server) wireChannel(ch *channel) map[string]any {
+	c := map[string]any{"id": ch.ID, "type": ch.Kind, "flags": 0}
+	switch ch.Kind {
+	case KindDM:
+		c["recipients"] = []any{s.wireUser(ch.Recipient)}
+		c["last_message_id"] = nil
+	case KindThread:
+		c["guild_id"] = s.cfg.guildID
+		c["parent_id"] = ch.Parent
+		c["name"] = ch.Name
+		c["owner_id"] = s.cfg.botID
+		c["message_count"] = len(ch.msgs)
+		c["member_count"] = 1
+		c["rate_limit_per_user"] = 0
+		c["thread_metadata"] = map[string]any{"archived": false, "auto_archive_duration": 1440,
+			"archive_timestamp": time.Now().UTC().Format(time.RFC3339Nano), "locked": false}
+	default:
+		c["guild_id"] = s.cfg.guildID
+		c["name"] = ch.Name
+		c["position"] = 0
+		c["permission_overwrites"] = []any{}
+		c["nsfw"] = false
+		c["topic"] = nil
+		c["parent_id"] = nil
+		c["rate_limit_per_user"] = 0
+	}
+	return c
+}
+
+// wireMessage is a message object; withContent false withholds what the MESSAGE_CONTENT
+// intent guards. Call it with s.mu held.
+func (s *Server) wireMessage(ch *channel, m *message, withContent bool) map[string]any {
+	mentions := []any{}
+	for _, id := range s.mentionsOf(ch, m) {
+		mentions = append(mentions, s.wireUser(id))
+	}
+	var edited any
+	if m.Edits > 0 {
+		edited = time.Now().UTC().Format(time.RFC3339Nano)
+	}
+	w := map[string]any{
+		"id": m.ID, "channel_id": ch.ID, "author": s.wireUser(m.Author), "content": m.Content,
+		"timestamp": m.at.UTC().Format("2006-01-02T15:04:05.000000+00:00"), "edited_timestamp": edited,
+		"tts": false, "mention_everyone": false, "mentions": mentions, "mention_roles": []any{},
+		"attachments": m.atts, "embeds": []any{}, "pinned": false, "type": 0, "flags": 0,
+		"components": []any{},
+	}
+	if m.atts == nil {
+		w["attachments"] = []any{}
+	}
+	if ch.Kind != KindDM {
+		w["guild_id"] = s.cfg.guildID
+		if u := s.users[m.Author]; u != nil && !u.Bot {
+			w["member"] = s.wireMember(m.Author, false)
+		}
+	}
+	if m.Reference != "" {
+		w["type"] = 19 // REPLY
+		w["message_reference"] = map[string]any{"type": 0, "message_id": m.Reference, "channel_id": ch.ID,
+			"guild_id": w["guild_id"]}
+		if ref := ch.find(m.Reference); ref != nil {
+			w["referenced_message"] = s.wireMessage(ch, ref, withContent)
+		}
+	}
+	if !withContent {
+		w["content"] = ""
+		w["attachments"] = []any{}
+		w["embeds"] = []any{}
+	}
+	return w
+}
+
+// mentionsOf lists the users a message mentions: <@id> and <@!id> in its content, and the
+// author of the message it replies to (replies ping by default). Call it with s.mu held.
+func (s *Server) mentionsOf(ch *channel, m *message) []string {
+	var ids []string
+	add := func(id string) {
+		for _, x := range ids {
+			if x == id {
+				return
+			}
+		}
+		if s.users[id] != nil {
+			ids = append(ids, id)
+		}
+	}
+	text := m.Content
+	for {
+		i := indexMention(text)
+		if i < 0 {
+			break
+		}
+		j := i + 2
+		if j < len(text) && text[j] == '!' {
+			j++
+		}
+		k := j
+		for k < len(text) && text[k] >= '0' && text[k] <= '9' {
+			k++
+		}
+		if k < len(text) && text[k] == '>' && k > j {
+			add(text[j:k])
+		}
+		text = text[k:]
+	}
+	if m.Reference != "" {
+		if ref := ch.find(m.Reference); ref != nil && ref.Author != m.Author {
+			add(ref.Author)
+		}
+	}
+	return ids
+}
+
+func indexMention(s string) int {
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] == '<' && s[i+1] == '@' {
+			return i
+		}
+	}
+	return -1
+}
+
+// wireGuild is the GUILD_CREATE payload: the guild with its text channels, active threads and
+// members. Without the GUILD_MEMBERS intent Discord sends only the bot's own member. Call it
+// with s.mu held.
+func (s *Server) wireGuild(intents int64) map[string]any {
+	channels, threads, members := []any{}, []any{}, []any{}
+	for _, id := range s.chOrder {
+		ch := s.channels[id]
+		switch ch.Kind {
+		case KindText:
+			channels = append(channels, s.wireChannel(ch))
+		case KindThread:
+			threads = append(threads, s.wireChannel(ch))
+		}
+	}
+	for _, id := range s.order {
+		if id == s.cfg.botID || intents&IntentGuildMembers != 0 {
+			members = append(members, s.wireMember(id, true))
+		}
+	}
+	return map[string]any{
+		"id": s.cfg.guildID, "name": s.cfg.guild, "icon": nil, "owner_id": s.cfg.botID,
+		"roles": []any{}, "emojis": []any{}, "features": []any{}, "unavailable": false, "large": false,
+		"member_count": len(s.order), "joined_at": "2024-01-01T00:00:00.000000+00:00",
+		"channels": channels, "threads": threads, "members": members, "voice_states": []any{},
+		"presences": []any{}, "stage_instances": []any{}, "guild_scheduled_events": []any{},
+		"soundboard_sounds": []any{}, "verification_level": 0, "default_message_notifications": 0,
+		"explicit_content_filter": 0, "mfa_level": 0, "premium_tier": 0, "system_channel_flags": 0,
+		"nsfw_level": 0, "preferred_locale": "en-US", "afk_timeout": 300,
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -1,0 +1,194 @@
+// This file holds the Discord dialect of the markdown walk in markdown.go.
+
+package render
+
+import (
+	"strings"
+)
+
+// DiscordMaxText is the longest message Discord takes, in characters.
+const DiscordMaxText = 2000
+
+// Discord converts standard (GitHub-flavoured) markdown, as the model writes it, to the
+// markdown Discord shows. Discord reads most of it as it is, so this is close to a pass-
+// through: emphasis, code, quotes, headings (levels 1 to 3) and masked links keep their
+// markdown; lists get • ◦ ▪ bullets like every platform, tables become padded code blocks,
+// and plain text has Discord's markup characters escaped with a backslash. Links are wrapped
+// in <…> so they do not unfurl into embeds. An @username that mentions resolves becomes its
+// mention markup (<@id>); mentions may be nil. Discord is safe for concurrent use.
+func Discord(md string, mentions Mentions) string {
+	return renderMarkdown(md, discordDialect{}, mentions)
+}
+
+// discordDialect spells Discord's markdown
+// (https://support.discord.com/hc/en-us/articles/210298617).
+type discordDialect struct{}
+
+// discordSpecial are the characters Discord may read as markup anywhere in a line: emphasis,
+// strike, spoilers, code, mentions and custom emoji, masked links, and the backslash itself.
+const discordSpecial = "\\*_~`|<[]"
+
+// escape puts a backslash before each character Discord could read as markup, and before the
+// marker that would start a heading, quote or list at the beginning of a line. Discord drops a
+// backslash in front of any punctuation, so over-escaping shows nothing extra.
+func (discordDialect) escape(text string) string {
+	var b strings.Builder
+	lineStart := true
+	mark := -1 // index of a line-start marker to escape
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if lineStart && c != ' ' && c != '\t' {
+			if k := blockMarker(text[i:]); k >= 0 {
+				mark = i + k
+			}
+		}
+		if strings.IndexByte(discordSpecial, c) >= 0 || i == mark {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(c)
+		switch {
+		case c == '\n':
+			lineStart = true
+		case c != ' ' && c != '\t':
+			lineStart = false
+		}
+	}
+	return b.String()
+}
+
+// blockMarker finds, in s at the start of a line, the punctuation that would make Discord
+// read the line as a heading ("# "), subtext ("-# "), quote ("> "), list item ("- ", "1. ")
+// or nothing of the sort (-1). It returns the marker's offset in s.
+func blockMarker(s string) int {
+	end := 0
+	switch s[0] {
+	case '#':
+		end = len(s) - len(strings.TrimLeft(s, "#"))
+	case '>':
+		end = len(s) - len(strings.TrimLeft(s, ">"))
+	case '-', '+':
+		end = 1
+		if strings.HasPrefix(s, "-#") {
+			end = 2
+		}
+	default:
+		digits := len(s) - len(strings.TrimLeft(s, "0123456789"))
+		if digits == 0 || digits == len(s) || (s[digits] != '.' && s[digits] != ')') {
+			return -1
+		}
+		if digits+1 < len(s) && s[digits+1] == ' ' {
+			return digits // the dot: a backslash before a digit would show
+		}
+		return -1
+	}
+	if end < len(s) && s[end] == ' ' {
+		return 0
+	}
+	return -1
+}
+
+func (discordDialect) strong(inner string) string   { return wrapLines(inner, "**") }
+func (discordDialect) emphasis(inner string) string { return wrapLines(inner, "*") }
+func (discordDialect) strike(inner string) string   { return wrapLines(inner, "~~") }
+
+// code renders an inline code span. A span holding a backtick is fenced with two; one
+// holding two in a row cannot be written as code and is shown as escaped text, so that the
+// characters stay exact. Blank code is shown plainly too.
+func (d discordDialect) code(text string) string {
+	switch {
+	case strings.TrimSpace(text) == "" || strings.Contains(text, "``"):
+		return d.escape(text)
+	case strings.Contains(text, "`"):
+		return "`` " + text + " ``"
+	default:
+		return "`" + text + "`"
+	}
+}
+
+// link writes a masked link for http(s) urls and the text with the url after it otherwise,
+// since Discord masks only web links (an e-mail address is shown once, without "mailto:"). The url goes inside <…>, which keeps Discord from unfurling it.
+func (d discordDialect) link(url, text string) string {
+	u := discordURL(url)
+	lower := strings.ToLower(url)
+	web := strings.HasPrefix(lower, "http://") || strings.HasPrefix(lower, "https://")
+	switch {
+	case text == "" && web:
+		return "<" + u + ">"
+	case text == "" || strings.TrimPrefix(url, "mailto:") == text:
+		return d.escape(strings.TrimPrefix(url, "mailto:"))
+	case web:
+		return "[" + d.escape(text) + "](<" + u + ">)"
+	default:
+		return d.escape(text) + " (" + d.escape(url) + ")"
+	}
+}
+
+// heading uses Discord's three heading sizes; deeper levels share the smallest.
+func (discordDialect) heading(level int, inner string) string {
+	level = min(max(level, 1), 3)
+	return strings.Repeat("#", level) + " " + strings.ReplaceAll(inner, "\n", " ")
+}
+
+func (discordDialect) codeBlock(lang, code string) []outLine {
+	body := strings.Split(breakFences(code), "\n")
+	lines := make([]outLine, 0, len(body)+2)
+	lines = append(lines, outLine{text: "```" + fenceLang(lang), verbatim: true})
+	for _, b := range body {
+		lines = append(lines, outLine{text: b, verbatim: true})
+	}
+	return append(lines, outLine{text: "```", verbatim: true})
+}
+
+// fenceLang keeps a code block's language when it is a plain name Discord can highlight
+// ("go", "c++", "objective-c"); anything else would end up as the block's first line.
+func fenceLang(lang string) string {
+	if len(lang) > 20 {
+		return ""
+	}
+	for _, r := range lang {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("+-_#.", r)) {
+			return ""
+		}
+	}
+	return lang
+}
+
+// quote prefixes each line with "> ". Discord reads ">" as a quote only at the start of a
+// line, so in a list item, where the line will be indented, the marker is written as text.
+func (d discordDialect) quote(body []outLine, inList bool) []outLine {
+	marker := "> "
+	if inList {
+		marker = d.escape(marker)
+	}
+	out := make([]outLine, len(body))
+	for i, l := range body {
+		if !l.verbatim && l.text != "" {
+			l.text = marker + l.text
+		}
+		out[i] = l
+	}
+	return out
+}
+
+func (discordDialect) thematicBreak() string { return "──────────" }
+
+// finishLine breaks runs of three backticks that a code span next to other backticks could
+// form, so the fences codeBlock writes are the only ones (which is also what Split relies on).
+func (discordDialect) finishLine(s string) string { return breakFences(s) }
+
+// discordURL percent-encodes what would end the url inside <…> or (…) early.
+func discordURL(url string) string {
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	for i := 0; i < len(url); i++ {
+		switch c := url[i]; {
+		case c <= ' ' || c == 0x7f || c == '<' || c == '>' || c == '(' || c == ')' || c == '`':
+			b.WriteByte('%')
+			b.WriteByte(hex[c>>4])
+			b.WriteByte(hex[c&15])
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,132 @@
+package render
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// discordMentions knows the same three people as testMentions, spelled as Discord mentions.
+func discordMentions(username string) (string, bool) {
+	id, ok := map[string]string{"alice": "111", "bob.smith": "222", "john_doe": "333"}[username]
+	if !ok {
+		return "", false
+	}
+	return "<@" + id + ">", true
+}
+
+// TestDiscordGolden renders testdata/discord/*.md (the same inputs as the Slack goldens) and
+// compares with the .txt beside each; -update rewrites them.
+func TestDiscordGolden(t *testing.T) {
+	inputs, err := filepath.Glob("testdata/discord/*.md")
+	if err != nil || len(inputs) == 0 {
+		t.Fatalf("no golden inputs in testdata/discord (%v)", err)
+	}
+	for _, in := range inputs {
+		name := strings.TrimSuffix(filepath.Base(in), ".md")
+		t.Run(name, func(t *testing.T) {
+			md, err := os.ReadFile(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := Discord(string(md), discordMentions) + "\n"
+			golden := strings.TrimSuffix(in, ".md") + ".txt"
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test -run DiscordGolden -update to create it)", err)
+			}
+			if got != string(want) {
+				t.Errorf("Discord(%s) differs from %s:\n%s", in, golden, lineDiff(string(want), got))
+			}
+		})
+	}
+}
+
+func TestDiscord(t *testing.T) {
+	tests := []struct{ name, md, want string }{
+		{"bold and italic pass through", "**Note:** read *this*", "**Note:** read *this*"},
+		{"underscores become stars", "__bold__ and _it_", "**bold** and *it*"},
+		{"bold italic", "***both***", "***both***"},
+		{"strike", "~~gone~~", "~~gone~~"},
+		{"markup characters escaped", `2 * 3 = 6, snake_case, a|b, ~x, <y>`, `2 \* 3 = 6, snake\_case, a\|b, \~x, \<y>`},
+		{"escaped markdown stays text", `\*not bold\* \# not a heading`, `\*not bold\* # not a heading`},
+		{"line-start markers escaped", "\\# no\n\n\\- no\n\n1\\. no", "\\# no\n\n\\- no\n\n1\\. no"},
+		{"markers without a space stay", "#general -1 6.1k in >x", "#general -1 6.1k in >x"},
+		{"masked link without embed", "[docs](https://x.io/a_b)", "[docs](<https://x.io/a_b>)"},
+		{"bare url kept whole", "see https://x.io/a_b.", "see <https://x.io/a_b>."},
+		{"link with parens and space", `[t](<https://x.io/a b(c)>)`, "[t](<https://x.io/a%20b%28c%29>)"},
+		{"mailto is not masked", "mail bob@example.com", "mail bob@example.com"},
+		{"link text escaped", "[a_b *c*](https://x.io)", `[a\_b c](<https://x.io>)`},
+		{"mention", "ask @alice.", "ask <@111>."},
+		{"mention with escaped underscore", `hi @john\_doe!`, "hi <@333>!"},
+		{"unknown mention", "ask @zed_x.", `ask @zed\_x.`},
+		{"mention in code", "`@alice`", "`@alice`"},
+		{"code with a backtick", "``a`b``", "`` a`b ``"},
+		{"code with two backticks", "```a``b```", "a\\`\\`b"},
+		{"code block keeps its language", "```go\nx := 1 // a_b *c*\n```", "```go\nx := 1 // a_b *c*\n```"},
+		{"odd language dropped", "```{.python}\nx\n```", "```\nx\n```"},
+		{"fence inside code", "````\n```\n````", "```\n``\u200b`\n```"},
+		{"headings", "# One\n\n## Two\n\n#### Four", "# One\n\n## Two\n\n### Four"},
+		{"quote", "> a\n> b", "> a\n> b"},
+		{"list", "- a\n- b\n  - c", "• a\n• b\n    ◦ c"},
+		{"table becomes code", "| a | b |\n|---|---|\n| 1 | 2 |", "```\na | b\n-----\n1 | 2\n```"},
+		{"rule", "a\n\n---\n\nb", "a\n\n──────────\n\nb"},
+		{"blank input", "  \n\n ", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Discord(tc.md, discordMentions); got != tc.want {
+				t.Errorf("Discord(%q)\ngot  %q\nwant %q", tc.md, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestDiscordSplitsLongAnswers: a long realistic answer splits into parts Discord takes, each
+// with balanced fences, and nothing is lost.
+func TestDiscordSplitsLongAnswers(t *testing.T) {
+	out := Discord(longAnswer(30_000), discordMentions)
+	parts := Split(out, DiscordMaxText)
+	if err := checkParts(out, parts, DiscordMaxText); err != nil {
+		t.Fatal(err)
+	}
+	checkFencesBalanced(t, parts)
+}
+
+// FuzzDiscord checks Discord, and Split on what it returns, for any input: no panic, valid
+// UTF-8 out for valid in, fences balanced in the whole and in every part, no part over the
+// limit, nothing lost.
+func FuzzDiscord(f *testing.F) {
+	inputs, _ := filepath.Glob("testdata/discord/*.md")
+	for _, in := range inputs {
+		md, err := os.ReadFile(in)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(string(md), 100)
+		f.Add(string(md), 2000)
+	}
+	f.Fuzz(func(t *testing.T, md string, n int) {
+		out := Discord(md, discordMentions)
+		if utf8.ValidString(md) && !utf8.ValidString(out) {
+			t.Fatalf("valid input gave invalid UTF-8: %q", clip(out))
+		}
+		if c := fenceCount(out); c%2 != 0 {
+			t.Fatalf("output has %d fence lines: %q", c, clip(out))
+		}
+		limit := 100 + abs(n)%DiscordMaxText
+		parts := Split(out, limit)
+		if err := checkParts(out, parts, limit); err != nil {
+			t.Fatalf("Split(_, %d): %v\ntext %q", limit, err, clip(out))
+		}
+		checkFencesBalanced(t, parts)
+	})
+}
