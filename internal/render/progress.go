@@ -31,6 +31,9 @@ type Style struct {
 	Format func(md string) string
 	// MaxText is the longest message the platform takes, in characters.
 	MaxText int
+	// Split cuts formatted text into messages of at most MaxText; nil means Split, which
+	// knows code fences. A markup with tags (Telegram HTML) needs one that keeps them whole.
+	Split func(text string, max int) []string
 	// Edit, Delete and Threads say what the platform can do (chat.Caps).
 	Edit, Delete, Threads bool
 	// EditEvery is the least time between two edits of the status message; edits in between
@@ -84,6 +87,9 @@ type Progress struct {
 func NewProgress(ctx context.Context, s Surface, style Style, opts Options) *Progress {
 	if style.Format == nil {
 		style.Format = func(md string) string { return md }
+	}
+	if style.Split == nil {
+		style.Split = Split
 	}
 	if style.MaxText <= 0 {
 		style.MaxText = 4000
@@ -187,6 +193,13 @@ func (p *Progress) apply(ev agent.Event) {
 		}
 	case agent.EventCompactionStart:
 		p.addLine("_Compacting context…_")
+	case agent.EventCompactionEnd:
+		switch c := ev.Compaction; {
+		case ev.ErrorMessage != "":
+			p.addLine("_✗ Compacting failed: " + oneLine(ev.ErrorMessage, 200) + "_")
+		case c != nil && c.TokensBefore > 0 && c.TokensAfter > 0:
+			p.addLine("_Compacted context: " + Tokens(c.TokensBefore) + " → " + Tokens(c.TokensAfter) + " tokens_")
+		}
 	case agent.EventAgentEnd:
 		e := ev
 		p.end = &e

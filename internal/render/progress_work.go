@@ -81,7 +81,7 @@ func (p *Progress) format(md string) string { return p.style.Format(md) }
 
 // preview is the status message for an edit: cut to the platform's limit with a mark.
 func (p *Progress) preview(md string) string {
-	parts := Split(p.format(md), p.style.MaxText-2)
+	parts := p.style.Split(p.format(md), p.style.MaxText-2)
 	if len(parts) <= 1 {
 		return strings.Join(parts, "")
 	}
@@ -122,7 +122,7 @@ func (w *worker) postDetail(ctx context.Context, md string) {
 	if parent == "" {
 		return // without a status message there is no thread to put details in
 	}
-	for _, part := range Split(w.p.format(md), w.p.style.MaxText) {
+	for _, part := range w.p.style.Split(w.p.format(md), w.p.style.MaxText) {
 		if id := w.post(ctx, parent, part); id != "" {
 			w.thread = append(w.thread, id)
 		}
@@ -163,9 +163,9 @@ func (w *worker) answer(ctx context.Context, md string) {
 	if below {
 		marker = p.format("_(continued below)_")
 	}
-	parts := Split(text, p.style.MaxText)
+	parts := p.style.Split(text, p.style.MaxText)
 	if len(parts) > 1 {
-		parts = Split(text, p.style.MaxText-len([]rune(marker))-2)
+		parts = p.style.Split(text, p.style.MaxText-len([]rune(marker))-2)
 		parts[0] += "\n\n" + marker
 	}
 	if len(parts) == 0 {

@@ -1,0 +1,358 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	tgadapter "github.com/mom-agent/mom/internal/adapter/telegram"
+	fakellm "github.com/mom-agent/mom/internal/fake/llm"
+	faketg "github.com/mom-agent/mom/internal/fake/telegram"
+	"github.com/mom-agent/mom/internal/store"
+)
+
+// The Telegram tests run the real binary against the loopback Bot API fake. The shared
+// behaviours (mention, DMs, stop, busy, long answers, files, [SILENT], drops) are rows of the
+// conformance suite; the tests here cover what only Telegram has: replies and /commands as
+// triggers, forum topics, typing, the plain-text fallback, 409 and 429.
+
+const (
+	tgAda   = int64(1001) // an admin
+	tgBea   = int64(1002) // a colleague
+	tgCI    = int64(1003) // another bot in the group
+	tgGroup = int64(-1002000000001)
+	tgForum = int64(-1002000000002)
+)
+
+// newTelegramFake is a fake Telegram with ada, bea and a CI bot, their private chats with mom,
+// a group and a forum.
+func newTelegramFake(t testing.TB) *faketg.Server {
+	s := faketg.New()
+	t.Cleanup(s.Close)
+	s.AddUser(faketg.User{ID: tgAda, FirstName: "Ada", LastName: "Lovelace", Username: "ada"})
+	s.AddUser(faketg.User{ID: tgBea, FirstName: "Bea"}) // no username, like many people
+	s.AddUser(faketg.User{ID: tgCI, FirstName: "CI", Username: "ci_bot", IsBot: true})
+	s.AddChat(faketg.Chat{ID: tgAda, Type: faketg.Private})
+	s.AddChat(faketg.Chat{ID: tgBea, Type: faketg.Private})
+	s.AddChat(faketg.Chat{ID: tgGroup, Type: faketg.Supergroup, Title: "Team"})
+	s.AddChat(faketg.Chat{ID: tgForum, Type: faketg.Supergroup, Title: "Ops", IsForum: true})
+	return s
+}
+
+// tgWorld is a data directory whose config has one Telegram adapter, "tg".
+type tgWorld struct {
+	*world
+	tg *faketg.Server
+	p  *proc
+}
+
+func newTelegramWorld(t testing.TB, settings string) *tgWorld {
+	t.Helper()
+	w := &tgWorld{world: newWorld(t), tg: newTelegramFake(t)}
+	if settings != "" {
+		settings = ", " + settings
+	}
+	w.writeConfig(fmt.Sprintf(`{
+  "model": {"provider": "anthropic", "apiKey": "test-key", "baseUrl": %q},
+  "retry": {"maxRetries": 3, "baseDelayMs": 1, "maxDelayMs": 50},
+  "adapters": {"tg": {"type": "telegram", "botToken": %q, "apiUrl": %q, "admins": ["%d"]%s}},
+}`, w.llm.URL(), w.tg.Token(), w.tg.URL(), tgAda, settings))
+	return w
+}
+
+// run starts mom and waits until it polls.
+func (w *tgWorld) run() {
+	w.t.Helper()
+	w.p = w.start()
+	w.t.Cleanup(func() {
+		if w.t.Failed() {
+			w.t.Logf("mom's log:\n%s", w.p.err)
+			for _, c := range w.tg.Calls("") {
+				w.t.Logf("call %s %s %v %q", c.At.Format("15:04:05.000"), c.Method, c.Params, c.Error)
+			}
+		}
+	})
+	w.tg.WaitFor(w.t, "mom to poll for updates", w.tg.Polling)
+	w.p.waitForErr("mom is running")
+}
+
+func (w *tgWorld) stop() {
+	w.t.Helper()
+	w.p.cmd.Process.Signal(syscall.SIGTERM)
+	if code := w.p.wait(); code != 0 {
+		w.t.Errorf("mom exited %d after SIGTERM\nstderr:\n%s", code, w.p.err)
+	}
+	if v := w.tg.Violations(); len(v) > 0 {
+		w.t.Errorf("mom broke the Bot API's rules:\n%s", strings.Join(v, "\n"))
+	}
+}
+
+// botSays waits for a message of the bot in a chat's topic whose visible text holds want.
+func (w *tgWorld) botSays(chatID int64, thread int, want string) faketg.Message {
+	w.t.Helper()
+	var found faketg.Message
+	w.tg.WaitFor(w.t, fmt.Sprintf("the bot to say %q in %d/%d", want, chatID, thread), func() bool {
+		for _, m := range w.tg.Messages(chatID, thread) {
+			if m.From == w.tg.Bot().ID && strings.Contains(m.Text, want) {
+				found = m
+				return true
+			}
+		}
+		return false
+	})
+	return found
+}
+
+func TestTelegramPrivateChatShowsProgressTypingAndDetails(t *testing.T) {
+	w := newTelegramWorld(t, "")
+	w.llm.Enqueue(fakellm.Calls(fakellm.Call("bash", map[string]any{"label": "Say hi", "command": "echo hi-from-bash"})))
+	w.llm.Enqueue(fakellm.Text("Done: **hi** to @ada & <friends>"))
+	w.run()
+	w.tg.Say(tgAda, tgAda, "please greet me")
+	answer := w.botSays(tgAda, 0, "Done: hi to @ada & <friends>")
+	if answer.Edits == 0 || !strings.Contains(answer.HTML, "<b>hi</b>") || !strings.Contains(answer.HTML, "&amp; &lt;friends&gt;") {
+		t.Errorf("the answer was not edited into place as HTML: edits %d, %q", answer.Edits, answer.HTML)
+	}
+	details := w.botSays(tgAda, 0, "✓ bash")
+	if details.ReplyTo != answer.ID || !strings.Contains(details.Text, "echo hi-from-bash") {
+		t.Errorf("details %+v should reply to the answer %d and show the command", details, answer.ID)
+	}
+	usage := w.botSays(tgAda, 0, " in, ")
+	if usage.ReplyTo != answer.ID {
+		t.Errorf("the usage summary should reply to the answer")
+	}
+	w.stop()
+	typing := 0
+	for _, a := range w.tg.Actions() {
+		if a.ChatID == tgAda && a.Action == "typing" {
+			typing++
+		}
+	}
+	if typing == 0 {
+		t.Errorf("mom never showed typing")
+	}
+	lines := jsonLines(t, filepath.Join(w.channelDir("tg", strconv.FormatInt(tgAda, 10)), "log.jsonl"))
+	if len(lines) != 2 || lines[0]["isDM"] != true || lines[0]["sender"].(map[string]any)["username"] != "ada" {
+		t.Errorf("log.jsonl = %v", lines)
+	}
+}
+
+func TestTelegramGroupTriggers(t *testing.T) {
+	w := newTelegramWorld(t, `"busy": "queue"`) // each trigger runs, even one that comes while the last finishes
+	w.run()
+	w.tg.Say(tgGroup, tgBea, "lunch at noon?")
+	w.tg.Say(tgGroup, tgCI, "@mom_bot deploy finished") // another bot never triggers
+	w.llm.Enqueue(fakellm.Text("Noted, first."))
+	asked := w.tg.Say(tgGroup, tgAda, "hey @mom_bot what did bea say?")
+	first := w.botSays(tgGroup, 0, "Noted, first.")
+	if first.ReplyTo != asked {
+		t.Errorf("the answer should reply to the message that asked (%d), replies to %d", asked, first.ReplyTo)
+	}
+	prompt := w.waitRequests(1)[0].LastUserText()
+	for _, want := range []string{"lunch at noon?", "deploy finished", "hey what did bea say?"} {
+		if !strings.Contains(prompt, want) {
+			t.Errorf("the model's prompt lacks %q:\n%s", want, prompt)
+		}
+	}
+	if strings.Contains(prompt, "@mom_bot what") {
+		t.Errorf("the bot's mention was not removed:\n%s", prompt)
+	}
+	w.llm.Enqueue(fakellm.Text("Noted, second."))
+	w.tg.Say(tgGroup, tgBea, "and what about tomorrow?", faketg.ReplyTo(first.ID))
+	w.botSays(tgGroup, 0, "Noted, second.")
+	w.llm.Enqueue(fakellm.Text("Noted, third."))
+	w.tg.Say(tgGroup, tgAda, "/summary@mom_bot today")
+	w.botSays(tgGroup, 0, "Noted, third.")
+	w.stop()
+	reqs := w.llm.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d model requests; want the mention, the reply and the command to run, nothing else", len(reqs))
+	}
+	if got := reqs[2].LastUserText(); !strings.Contains(got, "/summary today") {
+		t.Errorf("the command reached the model as %q", got)
+	}
+}
+
+func TestTelegramForumTopicIsAnsweredInTheTopic(t *testing.T) {
+	w := newTelegramWorld(t, "")
+	topic := w.tg.CreateTopic(tgForum, tgAda, "Builds")
+	w.llm.Enqueue(fakellm.Calls(fakellm.Call("write", map[string]any{"label": "Write", "path": "out/report.txt", "content": "green"})))
+	w.llm.Enqueue(fakellm.Calls(fakellm.Call("attach", map[string]any{"label": "Send", "path": "out/report.txt", "title": "Report"})))
+	w.llm.Enqueue(fakellm.Text("All builds green."))
+	w.run()
+	w.tg.Say(tgForum, tgAda, "@mom_bot status?", faketg.InTopic(topic))
+	w.botSays(tgForum, topic, "All builds green.")
+	w.stop()
+	for _, m := range w.tg.Messages(tgForum, 0) {
+		if m.From == w.tg.Bot().ID {
+			t.Errorf("the answer leaked out of the topic: %q", m.Text)
+		}
+	}
+	ups := w.tg.Uploads()
+	if len(ups) != 1 || ups[0].ChatID != tgForum || ups[0].Thread != topic || ups[0].Method != "sendDocument" ||
+		string(ups[0].Content) != "green" || ups[0].Caption != "Report" {
+		t.Errorf("uploads = %+v; want report.txt as a document in the topic", ups)
+	}
+	dir, _ := store.PathComponent(fmt.Sprintf("%d:%d", tgForum, topic))
+	if lines := jsonLines(t, filepath.Join(w.dir, "workspace", "channels", "tg", dir, "log.jsonl")); len(lines) != 2 {
+		t.Errorf("the topic's log has %d lines; want the question and the answer", len(lines))
+	}
+}
+
+func TestTelegramRefusedMarkupFallsBackToPlainText(t *testing.T) {
+	w := newTelegramWorld(t, "")
+	w.llm.Enqueue(fakellm.Text("**Plain** words still arrive"))
+	w.run()
+	w.tg.RejectMarkup(100)
+	w.tg.Say(tgAda, tgAda, "hi")
+	m := w.botSays(tgAda, 0, "Plain words still arrive")
+	w.stop()
+	if m.HTML != "" || len(m.Entities) != 0 {
+		t.Errorf("the fallback should be plain text, got %q %+v", m.HTML, m.Entities)
+	}
+	refused := 0
+	for _, c := range append(w.tg.Calls("sendMessage"), w.tg.Calls("editMessageText")...) {
+		if strings.Contains(c.Error, "can't parse entities") {
+			refused++
+			if c.Params["parse_mode"] != "HTML" {
+				t.Errorf("a refused call had parse_mode %q", c.Params["parse_mode"])
+			}
+		}
+	}
+	if refused == 0 {
+		t.Errorf("no call was refused; the test proves nothing")
+	}
+}
+
+func TestTelegramAnotherPollerIsReported(t *testing.T) {
+	w := newTelegramWorld(t, "")
+	w.llm.Enqueue(fakellm.Text("still here"))
+	w.run()
+	stopRival := w.tg.StartRival()
+	w.p.waitForErr("another program is reading this bot's updates (Telegram answered 409 Conflict)")
+	stopRival()
+	w.tg.Say(tgAda, tgAda, "are you there?")
+	w.botSays(tgAda, 0, "still here")
+	w.stop()
+	if w.tg.Conflicts() == 0 {
+		t.Errorf("no 409 happened; the test proves nothing")
+	}
+}
+
+func TestTelegramRateLimitIsHonoured(t *testing.T) {
+	w := newTelegramWorld(t, "")
+	w.llm.Enqueue(fakellm.Text("slow and steady"))
+	w.run()
+	w.tg.RateLimit("sendMessage", 2, 1)
+	w.tg.Say(tgAda, tgAda, "hi")
+	w.botSays(tgAda, 0, "slow and steady")
+	w.stop()
+	// The fake records a call that comes before retry_after has passed as a violation, which
+	// stop checks.
+	calls := w.tg.Calls("sendMessage")
+	if len(calls) < 3 || !strings.HasPrefix(calls[0].Error, "Too Many Requests") || calls[2].Error != "" {
+		t.Fatalf("sendMessage calls = %+v; want two refused and then one sent", calls)
+	}
+}
+
+func TestTelegramRefusedTokenIsNamed(t *testing.T) {
+	w := newTelegramWorld(t, "")
+	cfg, _ := os.ReadFile(filepath.Join(w.dir, "config.json"))
+	id, _, _ := strings.Cut(w.tg.Token(), ":")
+	w.writeConfig(strings.Replace(string(cfg), w.tg.Token(), id+":wrong-secret", 1))
+	res := w.mom("", w.dir)
+	if res.code != 1 || !strings.Contains(res.stderr, "Telegram did not accept the bot token (getMe)") ||
+		strings.Contains(res.stderr, "wrong-secret") {
+		t.Errorf("exit %d; stderr:\n%s\nwant the refused token named, and not printed", res.code, res.stderr)
+	}
+}
+
+// telegramPlatform is Telegram for the conformance suite.
+type telegramPlatform struct{ s *faketg.Server }
+
+func newTelegramPlatform(t *testing.T) platform { return &telegramPlatform{s: newTelegramFake(t)} }
+
+func (tp *telegramPlatform) adapter() string {
+	return fmt.Sprintf(`"type": "telegram", "botToken": %q, "apiUrl": %q`, tp.s.Token(), tp.s.URL())
+}
+
+func (tp *telegramPlatform) cast() cast {
+	id := func(n int64) string { return strconv.FormatInt(n, 10) }
+	return cast{admin: id(tgAda), user: id(tgBea), group: id(tgGroup), adminDM: id(tgAda), userDM: id(tgBea)}
+}
+
+func (tp *telegramPlatform) started(t *testing.T, p *proc) {
+	tp.s.WaitFor(t, "mom to poll for updates", tp.s.Polling)
+}
+
+func (tp *telegramPlatform) say(t *testing.T, m said) {
+	chatID, _ := strconv.ParseInt(m.channel, 10, 64)
+	from, _ := strconv.ParseInt(m.from, 10, 64)
+	text := m.text
+	if m.mention {
+		text = "@" + tp.s.Bot().Username + " " + text
+	}
+	var opts []faketg.SayOption
+	if m.file != nil {
+		opts = append(opts, faketg.WithDocument(m.file.name, m.file.content))
+	}
+	tp.s.Say(chatID, from, text, opts...)
+}
+
+// shown lists the bot's messages in the chat as sent: the HTML where it sent HTML (so code
+// blocks can be checked), else the plain text.
+func (tp *telegramPlatform) shown(channel string) []string {
+	chatID, _ := strconv.ParseInt(channel, 10, 64)
+	var out []string
+	for _, m := range tp.s.Messages(chatID, 0) {
+		if m.From != tp.s.Bot().ID {
+			continue
+		}
+		if m.HTML != "" {
+			out = append(out, m.HTML)
+		} else {
+			out = append(out, m.Text)
+		}
+	}
+	return out
+}
+
+func (tp *telegramPlatform) deleted(channel string) int {
+	n := 0
+	for _, c := range tp.s.Calls("deleteMessage") {
+		if c.Params["chat_id"] == channel && c.Error == "" {
+			n++
+		}
+	}
+	return n
+}
+
+func (tp *telegramPlatform) uploads(t *testing.T, channel string) []sentFile {
+	var out []sentFile
+	for _, u := range tp.s.Uploads() {
+		if strconv.FormatInt(u.ChatID, 10) == channel {
+			out = append(out, sentFile{name: u.Filename, content: u.Content})
+		}
+	}
+	return out
+}
+
+func (tp *telegramPlatform) drop() { tp.s.DropPoll() }
+
+// reconnected reports whether mom polls again after the drop.
+func (tp *telegramPlatform) reconnected() bool { return tp.s.Polling() }
+
+func (tp *telegramPlatform) lacks(feature) string { return "" }
+
+func (tp *telegramPlatform) maxText() int { return tgadapter.MaxText }
+
+// codeIntact reports whether every <pre> opened in a message is closed in it.
+func (tp *telegramPlatform) codeIntact(text string) bool {
+	return strings.Count(text, "<pre") == strings.Count(text, "</pre>")
+}
+
+func (tp *telegramPlatform) violations() []string { return tp.s.Violations() }

@@ -1,0 +1,196 @@
+// Package telegram connects mom to Telegram as a bot through the Bot API, with long polling,
+// so no public URL is needed. Private chats are DMs; in groups a mention of the bot, a reply
+// to one of its messages or a /command@bot starts a run, and everything else the bot can see
+// is logged as history. Each forum topic is a channel of its own, answered inside the topic.
+// Replies are drawn by the shared renderer in Telegram HTML: a status message edited into the
+// answer, with tool details and usage as replies to it, and "typing…" while mom works.
+//
+// Updates are fetched by the adapter's own getUpdates loop rather than the library's, because
+// Telegram forgets an update once a later call passes its id as offset, and the library does
+// that before the update is handled: here the offset moves past a message only once it is in
+// log.jsonl, so a crash loses nothing. Every other call goes through go-telegram/bot.
+package telegram
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/go-telegram/bot"
+
+	"github.com/mom-agent/mom/internal/chat"
+	"github.com/mom-agent/mom/internal/config"
+	"github.com/mom-agent/mom/internal/store"
+)
+
+// MaxText is the longest message Telegram takes, in UTF-16 code units of its visible text.
+const MaxText = 4096
+
+// maxAttachment is the largest file a bot may download through the Bot API (getFile).
+const maxAttachment = 20 << 20
+
+// maxUpload is the largest file a bot may send.
+const maxUpload = 50 << 20
+
+// defaultAPIURL is Telegram's Bot API server.
+const defaultAPIURL = "https://api.telegram.org"
+
+// Options configure an Adapter.
+type Options struct {
+	// Name is the adapter's key in config.json.
+	Name string
+	// Config holds the token and options.
+	Config config.TelegramOptions
+	// Store receives downloaded attachments.
+	Store *store.Store
+	// HTTPClient is used for every call and download; nil means a client with timeouts that
+	// suit long polling.
+	HTTPClient *http.Client
+	// Log receives connection news and failures.
+	Log *slog.Logger
+}
+
+// Adapter is one Telegram bot.
+type Adapter struct {
+	opts  Options
+	api   *bot.Bot
+	http  *http.Client
+	base  string // the Bot API's URL, without a trailing slash
+	log   *slog.Logger
+	dir   *directory
+	seen  *chat.Dedup
+	lanes *chat.Lanes
+
+	connected atomic.Bool
+
+	mu      sync.Mutex
+	bot     chat.User
+	started time.Time // when Start was called
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup
+}
+
+// New returns an adapter that is not connected yet; Start connects it.
+func New(opts Options) (*Adapter, error) {
+	hc := opts.HTTPClient
+	if hc == nil {
+		// Longer than a long poll, shorter than forever: a call that hangs is given up.
+		hc = &http.Client{Timeout: pollTimeout + time.Minute}
+	}
+	log := opts.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	log = log.With("adapter", opts.Name)
+	base := strings.TrimRight(opts.Config.APIURL, "/")
+	if base == "" {
+		base = defaultAPIURL
+	}
+	api, err := bot.New(opts.Config.BotToken, bot.WithServerURL(base), bot.WithSkipGetMe(),
+		bot.WithHTTPClient(pollTimeout, hc),
+		bot.WithErrorsHandler(func(err error) { log.Debug("Telegram library", "err", err) }))
+	if err != nil {
+		return nil, fmt.Errorf("telegram adapter %s: %w", opts.Name, err)
+	}
+	a := &Adapter{opts: opts, api: api, http: hc, base: base, log: log,
+		seen: chat.NewDedup(4096), lanes: chat.NewLanes()}
+	a.dir = newDirectory()
+	return a, nil
+}
+
+// Name is the adapter's key in config.json.
+func (a *Adapter) Name() string { return a.opts.Name }
+
+// Caps says what Telegram can do. Threads stands for replies: details are replies to the
+// answer.
+func (a *Adapter) Caps() chat.Caps {
+	return chat.Caps{MaxText: MaxText, Edit: true, Delete: true, Threads: true}
+}
+
+// Bot is the bot's own user, as Telegram knows it.
+func (a *Adapter) Bot() chat.User {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.bot
+}
+
+func (a *Adapter) startedAt() time.Time {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.started
+}
+
+// Connected reports whether the adapter is receiving updates: the bot signed in and the last
+// getUpdates call did not fail.
+func (a *Adapter) Connected() bool { return a.connected.Load() }
+
+// Channels returns the chats (and forum topics) the bot has heard from since it started: the
+// Bot API has no way to list them.
+func (a *Adapter) Channels() []chat.Channel { return a.dir.channels() }
+
+// Users returns the people the bot has heard from since it started.
+func (a *Adapter) Users() []chat.User { return a.dir.users() }
+
+// Start checks the token (getMe) and starts polling for updates.
+func (a *Adapter) Start(ctx context.Context, in chat.Inbox) error {
+	a.mu.Lock()
+	a.started = time.Now()
+	a.mu.Unlock()
+	me, err := a.api.GetMe(ctx)
+	if err != nil {
+		return fmt.Errorf("Telegram did not accept the bot token (getMe): %w", explain(err))
+	}
+	a.mu.Lock()
+	a.bot = chat.User{ID: strconv.FormatInt(me.ID, 10), Username: me.Username, DisplayName: me.FirstName, IsBot: true}
+	a.mu.Unlock()
+	if !me.CanReadAllGroupMessages {
+		a.log.Info("privacy mode is on: in groups the bot sees only mentions, replies and commands (turn it off with @BotFather /setprivacy to log all chatter)")
+	}
+	a.log.Info("signed in to Telegram", "bot", me.Username)
+	a.connected.Store(true)
+
+	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	a.mu.Lock()
+	a.cancel = cancel
+	a.mu.Unlock()
+	a.wg.Add(1)
+	go func() { defer a.wg.Done(); a.pollLoop(runCtx, in) }()
+	return nil
+}
+
+// Stop ends polling and waits for the adapter's goroutines.
+func (a *Adapter) Stop(ctx context.Context) error {
+	a.mu.Lock()
+	cancel := a.cancel
+	a.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+	done := make(chan struct{})
+	go func() { a.wg.Wait(); a.lanes.Wait(); close(done) }()
+	select {
+	case <-done:
+		a.connected.Store(false)
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("telegram adapter %s did not stop in time: %w", a.opts.Name, ctx.Err())
+	}
+}
+
+// explain adds advice to the errors a person setting mom up can fix.
+func explain(err error) error {
+	switch {
+	case errors.Is(err, bot.ErrorUnauthorized), errors.Is(err, bot.ErrorNotFound):
+		return fmt.Errorf("%w (the token is wrong or was revoked; get it again from @BotFather with /token)", err)
+	case errors.Is(err, bot.ErrorForbidden):
+		return fmt.Errorf("%w (the bot was removed from the chat, or the person blocked it)", err)
+	}
+	return err
+}

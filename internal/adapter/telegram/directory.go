@@ -1,0 +1,113 @@
+package telegram
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/go-telegram/bot/models"
+
+	"github.com/mom-agent/mom/internal/chat"
+)
+
+// directory remembers the people and chats the bot has heard from. The Bot API cannot list a
+// chat's members or the chats a bot is in, so this is all mom can know of them.
+type directory struct {
+	mu     sync.Mutex
+	people map[string]person       // by user id
+	byName map[string]string       // lower-case username → user id
+	chans  map[string]chat.Channel // by channel id
+	topics map[string]string       // channel id of a topic → its name
+}
+
+// person is a user, and whether their username is Telegram's (so @username mentions them) or
+// made up from their name (so a mention needs a tg://user link).
+type person struct {
+	chat.User
+	handle bool
+}
+
+func newDirectory() *directory {
+	return &directory{people: map[string]person{}, byName: map[string]string{},
+		chans: map[string]chat.Channel{}, topics: map[string]string{}}
+}
+
+// learn notes the sender and chat of m and returns the sender as a chat.User.
+func (d *directory) learn(m *models.Message, channel string) chat.User {
+	p := personOf(m.From)
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.people[p.ID] = p
+	d.byName[strings.ToLower(p.Username)] = p.ID
+	if r := m.ReplyToMessage; r != nil && r.ForumTopicCreated != nil {
+		d.topics[channel] = r.ForumTopicCreated.Name
+	}
+	c := chat.Channel{ID: channel, Kind: chat.KindChannel, Name: m.Chat.Title}
+	switch m.Chat.Type {
+	case models.ChatTypePrivate:
+		c.Kind, c.Name = chat.KindDM, "DM:"+p.Username
+	case models.ChatTypeGroup:
+		c.Kind = chat.KindGroup
+	}
+	if t := d.topics[channel]; t != "" {
+		c.Name += " / " + t
+	}
+	d.chans[channel] = c
+	return p.User
+}
+
+// personOf turns a Telegram user into a person. People without a username get one made of
+// their name, so the model can still write @name.
+func personOf(u *models.User) person {
+	name := strings.TrimSpace(u.FirstName + " " + u.LastName)
+	p := person{User: chat.User{ID: strconv.FormatInt(u.ID, 10), Username: u.Username, DisplayName: name, IsBot: u.IsBot}, handle: true}
+	if p.Username == "" {
+		p.handle = false
+		p.Username = strings.Join(strings.Fields(name), "_")
+		if p.Username == "" {
+			p.Username = "user" + p.ID
+		}
+	}
+	return p
+}
+
+// mention is the markup that mentions the person called username, for the renderer.
+func (d *directory) mention(username string) (string, bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	p, ok := d.people[d.byName[strings.ToLower(username)]]
+	switch {
+	case !ok:
+		return "", false
+	case p.handle:
+		return "@" + p.Username, true
+	}
+	return `<a href="tg://user?id=` + p.ID + `">` + htmlEscape(p.DisplayName) + "</a>", true
+}
+
+func (d *directory) users() []chat.User {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	out := make([]chat.User, 0, len(d.people))
+	for _, p := range d.people {
+		out = append(out, p.User)
+	}
+	slices.SortFunc(out, func(a, b chat.User) int { return strings.Compare(a.Username, b.Username) })
+	return out
+}
+
+func (d *directory) channels() []chat.Channel {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	out := make([]chat.Channel, 0, len(d.chans))
+	for _, c := range d.chans {
+		out = append(out, c)
+	}
+	slices.SortFunc(out, func(a, b chat.Channel) int { return strings.Compare(a.ID, b.ID) })
+	return out
+}
+
+var htmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;")
+
+func htmlEscape(s string) string { return htmlEscaper.Replace(s) }

@@ -1,0 +1,234 @@
+package telegram
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-telegram/bot"
+	"github.com/go-telegram/bot/models"
+
+	"github.com/mom-agent/mom/internal/chat"
+	"github.com/mom-agent/mom/internal/render"
+)
+
+// rateAttempts is how often a call is tried when Telegram keeps saying "slow down".
+const rateAttempts = 6
+
+// retry calls fn again after the pause Telegram asks for when it answers 429.
+func (a *Adapter) retry(ctx context.Context, fn func() error) error {
+	return chat.RetryRateLimited(ctx, rateAttempts, func(err error) (time.Duration, bool) {
+		var tm *bot.TooManyRequestsError
+		if errors.As(err, &tm) {
+			a.log.Debug("Telegram asked to slow down", "retryAfter", tm.RetryAfter)
+			return time.Duration(tm.RetryAfter) * time.Second, true
+		}
+		return 0, false
+	}, fn)
+}
+
+// html converts the model's markdown to Telegram HTML, with @username of people mom has
+// heard from turned into mentions.
+func (a *Adapter) html(md string) string { return render.TelegramHTML(md, a.dir.mention) }
+
+// markupRefused reports whether Telegram refused a message's HTML, which sending it again as
+// plain text fixes.
+func markupRefused(err error) bool {
+	return errors.Is(err, bot.ErrorBadRequest) && strings.Contains(err.Error(), "can't parse entities")
+}
+
+// notModified reports whether an edit failed only because it changed nothing.
+func notModified(err error) bool {
+	return errors.Is(err, bot.ErrorBadRequest) && strings.Contains(err.Error(), "message is not modified")
+}
+
+// sendHTML sends one message of Telegram HTML (at most MaxText long) to a channel, as a reply
+// to replyTo when it is not 0; if Telegram refuses the markup, the same words go as plain text.
+func (a *Adapter) sendHTML(ctx context.Context, channelID string, replyTo int, markup string) (int, error) {
+	chatID, topic, err := parseChannel(channelID)
+	if err != nil {
+		return 0, err
+	}
+	p := &bot.SendMessageParams{ChatID: chatID, MessageThreadID: topic, Text: markup, ParseMode: models.ParseModeHTML,
+		LinkPreviewOptions: &models.LinkPreviewOptions{IsDisabled: bot.True()}}
+	if replyTo != 0 {
+		p.ReplyParameters = &models.ReplyParameters{MessageID: replyTo, AllowSendingWithoutReply: true}
+	}
+	send := func() (int, error) {
+		var m *models.Message
+		err := a.retry(ctx, func() (err error) {
+			m, err = a.api.SendMessage(ctx, p)
+			return err
+		})
+		if err != nil {
+			return 0, err
+		}
+		return m.ID, nil
+	}
+	id, err := send()
+	if markupRefused(err) {
+		a.log.Warn("Telegram refused the message's formatting; sending it as plain text", "channel", channelID, "err", err)
+		p.ParseMode, p.Text = "", render.TelegramPlain(markup)
+		id, err = send()
+	}
+	if err != nil {
+		return 0, fmt.Errorf("send to Telegram chat %s: %w", channelID, explain(err))
+	}
+	return id, nil
+}
+
+// editHTML replaces a message's text with Telegram HTML, falling back to plain text as
+// sendHTML does. An edit that changes nothing is no failure.
+func (a *Adapter) editHTML(ctx context.Context, channelID string, messageID int, markup string) error {
+	chatID, _, err := parseChannel(channelID)
+	if err != nil {
+		return err
+	}
+	p := &bot.EditMessageTextParams{ChatID: chatID, MessageID: messageID, Text: markup, ParseMode: models.ParseModeHTML,
+		LinkPreviewOptions: &models.LinkPreviewOptions{IsDisabled: bot.True()}}
+	edit := func() error {
+		return a.retry(ctx, func() error {
+			_, err := a.api.EditMessageText(ctx, p)
+			return err
+		})
+	}
+	err = edit()
+	if markupRefused(err) {
+		a.log.Warn("Telegram refused the edit's formatting; sending it as plain text", "channel", channelID, "err", err)
+		p.ParseMode, p.Text = "", render.TelegramPlain(markup)
+		err = edit()
+	}
+	if err != nil && !notModified(err) {
+		return fmt.Errorf("edit Telegram message %d in %s: %w", messageID, channelID, explain(err))
+	}
+	return nil
+}
+
+// Post sends markdown as one or more messages (split at Telegram's limit) and returns the
+// first one's id. With ThreadOf set, the messages reply to that message.
+func (a *Adapter) Post(ctx context.Context, channelID string, out chat.Outgoing) (string, error) {
+	replyTo, _ := strconv.Atoi(out.ThreadOf)
+	first := ""
+	for _, part := range render.SplitTelegramHTML(a.html(out.Text), MaxText) {
+		id, err := a.sendHTML(ctx, channelID, replyTo, part)
+		if err != nil {
+			return first, err
+		}
+		if first == "" {
+			first = strconv.Itoa(id)
+		}
+	}
+	return first, nil
+}
+
+// Update replaces a message's text with markdown (cut to Telegram's limit).
+func (a *Adapter) Update(ctx context.Context, channelID, messageID, text string) error {
+	id, err := strconv.Atoi(messageID)
+	if err != nil {
+		return fmt.Errorf("%q is not a Telegram message id", messageID)
+	}
+	parts := render.SplitTelegramHTML(a.html(text), MaxText)
+	if len(parts) == 0 {
+		parts = []string{"…"}
+	}
+	return a.editHTML(ctx, channelID, id, parts[0])
+}
+
+// Delete removes a message the bot sent.
+func (a *Adapter) Delete(ctx context.Context, channelID, messageID string) error {
+	chatID, _, err := parseChannel(channelID)
+	if err != nil {
+		return err
+	}
+	id, err := strconv.Atoi(messageID)
+	if err != nil {
+		return fmt.Errorf("%q is not a Telegram message id", messageID)
+	}
+	err = a.retry(ctx, func() error {
+		_, err := a.api.DeleteMessage(ctx, &bot.DeleteMessageParams{ChatID: chatID, MessageID: id})
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("delete Telegram message %s in %s: %w", messageID, channelID, explain(err))
+	}
+	return nil
+}
+
+// photoExts are the images Telegram shows inline when sent with sendPhoto.
+var photoExts = map[string]bool{".jpg": true, ".jpeg": true, ".png": true, ".webp": true}
+
+// maxCaption is the longest caption Telegram takes (UTF-16 units; runes here, which errs on
+// the safe side only for text without emoji).
+const maxCaption = 1000
+
+// maxPhoto is the largest image sendPhoto takes; larger ones go as documents.
+const maxPhoto = 10 << 20
+
+// Upload sends a file from the host into the channel (its topic, if any): pictures with
+// sendPhoto so they show inline, anything else (and pictures Telegram will not take as
+// photos) with sendDocument. The title becomes the caption.
+func (a *Adapter) Upload(ctx context.Context, channelID string, f chat.File) error {
+	chatID, topic, err := parseChannel(channelID)
+	if err != nil {
+		return err
+	}
+	name := filepath.Base(f.Path)
+	st, err := os.Stat(f.Path)
+	switch {
+	case err != nil:
+		return fmt.Errorf("upload to Telegram: %w", err)
+	case st.Size() == 0:
+		return fmt.Errorf("upload to Telegram: %s is empty, and Telegram does not take empty files", name)
+	case st.Size() > maxUpload:
+		return fmt.Errorf("upload to Telegram: %s is %d MB, and bots may send files only up to %d MB", name, st.Size()>>20, maxUpload>>20)
+	}
+	replyTo, _ := strconv.Atoi(f.ThreadOf)
+	var reply *models.ReplyParameters
+	if replyTo != 0 {
+		reply = &models.ReplyParameters{MessageID: replyTo, AllowSendingWithoutReply: true}
+	}
+	caption := strings.TrimSpace(f.Title)
+	if caption == name {
+		caption = ""
+	}
+	if r := []rune(caption); len(r) > maxCaption {
+		caption = string(r[:maxCaption-1]) + "…"
+	}
+	upload := func(photo bool) error {
+		return a.retry(ctx, func() error {
+			data, err := os.Open(f.Path)
+			if err != nil {
+				return err
+			}
+			defer data.Close()
+			in := &models.InputFileUpload{Filename: name, Data: data}
+			if photo {
+				_, err = a.api.SendPhoto(ctx, &bot.SendPhotoParams{ChatID: chatID, MessageThreadID: topic, Photo: in,
+					Caption: caption, ReplyParameters: reply})
+			} else {
+				_, err = a.api.SendDocument(ctx, &bot.SendDocumentParams{ChatID: chatID, MessageThreadID: topic, Document: in,
+					Caption: caption, ReplyParameters: reply})
+			}
+			return err
+		})
+	}
+	if photoExts[strings.ToLower(filepath.Ext(name))] && st.Size() <= maxPhoto {
+		if err = upload(true); err == nil || !errors.Is(err, bot.ErrorBadRequest) {
+			return uploadErr(name, channelID, err)
+		}
+		a.log.Info("Telegram would not take the picture as a photo; sending it as a file", "file", name, "err", err)
+	}
+	return uploadErr(name, channelID, upload(false))
+}
+
+func uploadErr(name, channelID string, err error) error {
+	if err != nil {
+		return fmt.Errorf("upload %s to Telegram chat %s: %w", name, channelID, explain(err))
+	}
+	return nil
+}

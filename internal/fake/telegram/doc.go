@@ -1,0 +1,26 @@
+// Package faketelegram is a loopback Telegram Bot API for tests. It speaks the API as
+// https://core.telegram.org/bots/api documents it: methods at /bot<token>/<method> (names
+// case-insensitive) with parameters in the query string, a form, a JSON body or a multipart
+// body; answers {"ok":true,"result":…} or {"ok":false,"error_code":N,"description":"…"} with
+// HTTP status N and, for 429, "parameters":{"retry_after":S}; files at
+// /file/bot<token>/<file_path>. A malformed token is answered 404 Not Found, a wrong one 401
+// Unauthorized, as Telegram does.
+//
+// getUpdates long-polls: updates are kept until a call with a higher offset confirms them, a
+// timeout makes the call wait for the first new update, allowed_updates is remembered between
+// calls, and a call that arrives while another is waiting ends the older one with 409
+// "Conflict: terminated by other getUpdates request". A webhook (WithWebhook) makes getUpdates
+// answer 409 until deleteWebhook.
+//
+// sendMessage and editMessageText parse parse_mode "HTML" the way Telegram's server does
+// (its tags, attributes and entities; "can't parse entities: …" errors with byte offsets) and
+// enforce the 4,096-character limit on the parsed text; editMessageText refuses an edit that
+// changes nothing ("message is not modified"). Forum topics (message_thread_id),
+// reply_parameters and reply_to_message_id, sendChatAction, deleteMessage, getFile and file
+// downloads (20 MB limit), and sendDocument / sendPhoto uploads are implemented.
+//
+// Tests set up chats (AddUser, AddChat, CreateTopic), play people (Say with InTopic,
+// ReplyTo, WithDocument, WithPhoto), and look at what people would see (Messages) or at what
+// the client sent (Calls, Uploads, Actions, Violations). Faults: RateLimit, RejectMarkup,
+// DropPoll, WithWebhook, StartRival (another program polling the same bot).
+package faketelegram

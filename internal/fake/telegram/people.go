@@ -1,0 +1,111 @@
+package faketelegram
+
+import (
+	"fmt"
+	"net/http"
+	"regexp"
+	"slices"
+	"unicode/utf16"
+)
+
+// SayOption changes a message a person sends.
+type SayOption func(*message)
+
+// InTopic sends the message in a forum topic (the id CreateTopic returned).
+func InTopic(thread int) SayOption { return func(m *message) { m.Thread = thread } }
+
+// ReplyTo makes the message a reply to the message with that id.
+func ReplyTo(id int) SayOption { return func(m *message) { m.ReplyTo = id } }
+
+// WithDocument attaches a file, sent as a document; the text becomes its caption.
+func WithDocument(name string, content []byte) SayOption {
+	return func(m *message) {
+		m.fileRef = &file{File: File{Name: name, MimeType: http.DetectContentType(content), Content: content}}
+	}
+}
+
+// WithPhoto attaches a photo; the text becomes its caption.
+func WithPhoto(content []byte) SayOption {
+	return func(m *message) {
+		m.fileRef = &file{File: File{MimeType: "image/jpeg", Content: content, Photo: true}}
+	}
+}
+
+// Say has user send text to a chat, as Telegram delivers it to the bot: the message gets the
+// chat's next id, entities for @mentions and /commands, and an update for getUpdates (unless
+// allowed_updates leaves messages out). It returns the message's id.
+func (s *Server) Say(chatID, user int64, text string, opts ...SayOption) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := s.chats[chatID]
+	if c == nil {
+		panic(fmt.Sprintf("faketelegram: Say in unknown chat %d", chatID))
+	}
+	if s.users[user] == nil {
+		panic(fmt.Sprintf("faketelegram: Say by unknown user %d", user))
+	}
+	m := &message{Message: Message{ChatID: chatID, From: user, Date: timeNow(), Text: text}}
+	for _, o := range opts {
+		o(m)
+	}
+	if m.Thread != 0 && c.topics[m.Thread] == "" {
+		panic(fmt.Sprintf("faketelegram: no topic %d in chat %d", m.Thread, chatID))
+	}
+	m.Entities = detectEntities(text)
+	if f := m.fileRef; f != nil {
+		s.addFile(f)
+		m.File = &f.File
+	}
+	s.store(c, m)
+	s.queue("message", s.wireMessage(c, m, false))
+	s.notify()
+	return m.ID
+}
+
+// addFile gives f its ids and a path for getFile; s.mu is held.
+func (s *Server) addFile(f *file) {
+	s.nextFile++
+	kind := "documents"
+	if f.Photo {
+		kind = "photos"
+	}
+	f.ID = fmt.Sprintf("BQACAgIAAxkBAAI%06d", s.nextFile)
+	f.uniqueID = fmt.Sprintf("AgAD%06d", s.nextFile)
+	f.path = fmt.Sprintf("%s/file_%d%s", kind, s.nextFile, extOf(f.Name, f.Photo))
+	s.files[f.ID] = f
+}
+
+func extOf(name string, photo bool) string {
+	if photo {
+		return ".jpg"
+	}
+	for i := len(name) - 1; i >= 0 && name[i] != '/'; i-- {
+		if name[i] == '.' {
+			return name[i:]
+		}
+	}
+	return ""
+}
+
+var (
+	mentionRe = regexp.MustCompile(`(^|[^\w@])(@[A-Za-z][A-Za-z0-9_]{3,31})`)
+	commandRe = regexp.MustCompile(`(^|\s)(/[A-Za-z0-9_]{1,32}(?:@[A-Za-z][A-Za-z0-9_]{3,31})?)`)
+)
+
+// detectEntities finds the entities Telegram marks in what people type: @username mentions
+// and /commands (with an optional @botname).
+func detectEntities(text string) []Entity {
+	var out []Entity
+	add := func(kind string, re *regexp.Regexp) {
+		for _, loc := range re.FindAllStringSubmatchIndex(text, -1) {
+			start, end := loc[4], loc[5]
+			out = append(out, Entity{Type: kind, Offset: utf16Len(text[:start]), Length: utf16Len(text[start:end])})
+		}
+	}
+	add("mention", mentionRe)
+	add("bot_command", commandRe)
+	slices.SortFunc(out, func(a, b Entity) int { return a.Offset - b.Offset })
+	return out
+}
+
+func utf16Len(s string) int { return len(utf16.Encode([]rune(s))) }

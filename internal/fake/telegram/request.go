@@ -1,0 +1,257 @@
+package faketelegram
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// apiError is an error answer: error_code (also the HTTP status) and description.
+type apiError struct {
+	code       int
+	desc       string
+	retryAfter int
+	violation  string // recorded in Violations when set
+}
+
+func badRequest(format string, args ...any) *apiError {
+	return &apiError{code: http.StatusBadRequest, desc: "Bad Request: " + fmt.Sprintf(format, args...)}
+}
+
+// request is one decoded method call.
+type request struct {
+	params map[string]string
+	files  map[string]upload // multipart file parts by field name
+}
+
+type upload struct {
+	name    string
+	content []byte
+}
+
+// handler answers one method; it runs with s.mu held and returns the result to send.
+type handler func(s *Server, r *request) (any, *apiError)
+
+// methods lists the Bot API methods the fake implements, by lower-case name.
+var methods = map[string]struct {
+	name   string
+	handle handler
+}{
+	"getme":           {"getMe", (*Server).getMe},
+	"getupdates":      {"getUpdates", nil}, // waits, so it is served outside the lock
+	"deletewebhook":   {"deleteWebhook", (*Server).deleteWebhook},
+	"getwebhookinfo":  {"getWebhookInfo", (*Server).getWebhookInfo},
+	"sendmessage":     {"sendMessage", (*Server).sendMessage},
+	"editmessagetext": {"editMessageText", (*Server).editMessageText},
+	"deletemessage":   {"deleteMessage", (*Server).deleteMessage},
+	"sendchataction":  {"sendChatAction", (*Server).sendChatAction},
+	"getfile":         {"getFile", (*Server).getFile},
+	"senddocument":    {"sendDocument", (*Server).sendDocument},
+	"sendphoto":       {"sendPhoto", (*Server).sendPhoto},
+}
+
+// maxBody bounds a request body: Telegram takes uploads of up to 50 MB.
+const maxBody = 50<<20 + 1<<20
+
+func (s *Server) serveMethod(w http.ResponseWriter, r *http.Request, name string) {
+	m, known := methods[strings.ToLower(name)]
+	req, perr := readRequest(r)
+	s.mu.Lock()
+	call := Call{Method: name, Params: req.params, At: timeNow()}
+	if known {
+		call.Method = m.name
+	}
+	var result any
+	var err *apiError
+	switch {
+	case !known:
+		err = &apiError{code: http.StatusNotFound, desc: "Not Found", violation: "call of unknown method " + name}
+	case perr != nil:
+		err = perr
+	case s.limited(m.name):
+		l := s.limits[m.name]
+		err = &apiError{code: http.StatusTooManyRequests, desc: "Too Many Requests: retry after " + strconv.Itoa(l.after), retryAfter: l.after}
+	case m.handle == nil:
+		s.mu.Unlock()
+		s.getUpdates(w, r, req, &call)
+		return
+	default:
+		result, err = m.handle(s, req)
+	}
+	s.finish(&call, err)
+	s.mu.Unlock()
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeOK(w, result)
+}
+
+// finish records a call and its outcome; s.mu is held.
+func (s *Server) finish(call *Call, err *apiError) {
+	if err != nil {
+		call.Error = err.desc
+		if err.violation != "" {
+			s.violate("%s: %s", call.Method, err.violation)
+		}
+	}
+	s.calls = append(s.calls, *call)
+	s.notify()
+}
+
+func writeOK(w http.ResponseWriter, result any) {
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(map[string]any{"ok": true, "result": result})
+}
+
+func writeError(w http.ResponseWriter, e *apiError) {
+	body := map[string]any{"ok": false, "error_code": e.code, "description": e.desc}
+	if e.retryAfter > 0 {
+		body["parameters"] = map[string]any{"retry_after": e.retryAfter}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(e.code)
+	_ = json.NewEncoder(w).Encode(body)
+}
+
+// readRequest decodes a call's parameters from the query string and a form, JSON or multipart
+// body, as the Bot API accepts all four.
+func readRequest(r *http.Request) (*request, *apiError) {
+	req := &request{params: map[string]string{}, files: map[string]upload{}}
+	for k, vs := range r.URL.Query() {
+		req.params[k] = vs[0]
+	}
+	if r.Body == nil {
+		return req, nil
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
+	if err != nil {
+		return req, badRequest("could not read the request body: %v", err)
+	}
+	if len(body) == 0 {
+		return req, nil
+	}
+	if len(body) >= maxBody {
+		return req, &apiError{code: http.StatusRequestEntityTooLarge, desc: "Request Entity Too Large"}
+	}
+	ct, ctParams, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	switch ct {
+	case "application/json":
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal(body, &obj); err != nil {
+			return req, &apiError{code: http.StatusBadRequest, desc: "Bad Request: can't parse JSON object",
+				violation: "malformed JSON body: " + err.Error()}
+		}
+		for k, v := range obj {
+			var str string
+			if json.Unmarshal(v, &str) == nil {
+				req.params[k] = str
+			} else {
+				req.params[k] = string(v)
+			}
+		}
+	case "application/x-www-form-urlencoded":
+		form, err := url.ParseQuery(string(body))
+		if err != nil {
+			return req, &apiError{code: http.StatusBadRequest, desc: "Bad Request: can't parse request",
+				violation: "malformed form body: " + err.Error()}
+		}
+		for k, vs := range form {
+			req.params[k] = vs[0]
+		}
+	case "multipart/form-data":
+		if err := readMultipart(req, body, ctParams["boundary"]); err != nil {
+			return req, &apiError{code: http.StatusBadRequest, desc: "Bad Request: can't parse request",
+				violation: "malformed multipart body: " + err.Error()}
+		}
+	default:
+		return req, &apiError{code: http.StatusBadRequest, desc: "Bad Request: can't parse request",
+			violation: fmt.Sprintf("body with unsupported Content-Type %q", r.Header.Get("Content-Type"))}
+	}
+	return req, nil
+}
+
+func readMultipart(req *request, body []byte, boundary string) error {
+	if boundary == "" {
+		return fmt.Errorf("no boundary")
+	}
+	r := multipart.NewReader(bytes.NewReader(body), boundary)
+	for {
+		part, err := r.NextPart()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		data, err := io.ReadAll(part)
+		if err != nil {
+			return err
+		}
+		if part.FileName() != "" {
+			req.files[part.FormName()] = upload{name: part.FileName(), content: data}
+			req.params[part.FormName()] = part.FileName()
+			continue
+		}
+		req.params[part.FormName()] = string(data)
+	}
+}
+
+// intParam reads an integer parameter; ok is false when it is absent. A value that is not an
+// integer is a 400, as Telegram answers.
+func (r *request) intParam(name string) (n int64, ok bool, err *apiError) {
+	v, present := r.params[name]
+	if !present || v == "" {
+		return 0, false, nil
+	}
+	n, perr := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+	if perr != nil {
+		return 0, false, &apiError{code: http.StatusBadRequest, desc: "Bad Request: invalid " + name + " specified",
+			violation: fmt.Sprintf("%s is %q, not an integer", name, v)}
+	}
+	return n, true, nil
+}
+
+// rateLimit makes calls of a method answer 429.
+type rateLimit struct {
+	n     int
+	after int       // seconds
+	until time.Time // when the last 429 said calls may come again
+}
+
+// RateLimit makes the next n calls of method (e.g. "sendMessage") answer 429 "Too Many
+// Requests: retry after S" with parameters.retry_after S, as Telegram does when a bot posts
+// too fast.
+func (s *Server) RateLimit(method string, n, retryAfterSeconds int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.limits[method] = &rateLimit{n: n, after: max(retryAfterSeconds, 1)}
+}
+
+// limited says whether a call of method is answered 429: one of the next n after RateLimit,
+// or one that came before the retry_after of the last 429 passed, which is also a violation
+// (Telegram keeps refusing a bot that does not wait). s.mu is held.
+func (s *Server) limited(method string) bool {
+	l := s.limits[method]
+	if l == nil {
+		return false
+	}
+	now := timeNow()
+	if now.Before(l.until) {
+		s.violate("%s: called again %v before the retry_after of the last 429 passed", method, l.until.Sub(now).Round(time.Millisecond))
+	} else if l.n == 0 {
+		return false
+	} else {
+		l.n--
+	}
+	l.until = now.Add(time.Duration(l.after) * time.Second)
+	return true
+}

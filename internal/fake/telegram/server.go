@@ -1,0 +1,227 @@
+package faketelegram
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Server is a running fake Telegram Bot API on 127.0.0.1. It is safe for concurrent use.
+type Server struct {
+	ts  *httptest.Server
+	bot User
+	tok string
+
+	mu         sync.Mutex
+	closed     bool
+	changed    chan struct{} // closed and replaced on every state change
+	users      map[int64]*User
+	chats      map[int64]*chat
+	files      map[string]*file
+	nextFile   int
+	calls      []Call
+	violations []string
+	limits     map[string]*rateLimit
+	rejectHTML int
+
+	updates    []update // not confirmed yet, oldest first
+	nextUpdate int64
+	allowed    []string // allowed_updates as last set; nil means the default
+	webhook    string
+	poll       *poll // the getUpdates call waiting, if any
+	polls      int   // getUpdates calls answered ok
+	conflicts  int
+	delivered  map[int64]int // update id → times sent in a getUpdates answer
+	confirmed  int
+	uploads    []Upload
+	actions    []Action
+}
+
+// Option configures a Server.
+type Option func(*Server)
+
+// WithBot sets the bot's user id and username. Default 7000000001, "mom_bot".
+func WithBot(id int64, username string) Option {
+	return func(s *Server) { s.bot.ID, s.bot.Username = id, username }
+}
+
+// WithWebhook starts the server with a webhook set, as when another program used the token
+// before; getUpdates answers 409 until deleteWebhook.
+func WithWebhook(url string) Option { return func(s *Server) { s.webhook = url } }
+
+// New starts a server. Close it when done.
+func New(opts ...Option) *Server {
+	s := &Server{
+		bot:        User{ID: 7000000001, FirstName: "Mom", Username: "mom_bot", IsBot: true},
+		changed:    make(chan struct{}),
+		users:      map[int64]*User{},
+		chats:      map[int64]*chat{},
+		files:      map[string]*file{},
+		limits:     map[string]*rateLimit{},
+		delivered:  map[int64]int{},
+		nextUpdate: 300000001,
+	}
+	for _, o := range opts {
+		o(s)
+	}
+	s.tok = fmt.Sprintf("%d:AAE-fakeTelegramSecret_0123456789abcdef", s.bot.ID)
+	s.users[s.bot.ID] = &s.bot
+	s.ts = httptest.NewServer(http.HandlerFunc(s.serveHTTP))
+	return s
+}
+
+// URL is the server's base, for bot.WithServerURL: methods are at URL()+"/bot<token>/<method>".
+func (s *Server) URL() string { return s.ts.URL }
+
+// Token is the bot token the server accepts.
+func (s *Server) Token() string { return s.tok }
+
+// Bot is the bot's own user.
+func (s *Server) Bot() User { return s.bot }
+
+// Close stops the server; a waiting getUpdates call is cut. It is safe to call twice.
+func (s *Server) Close() {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	s.closed = true
+	s.notify()
+	s.mu.Unlock()
+	s.ts.CloseClientConnections()
+	s.ts.Close()
+}
+
+// notify wakes every waiter; call it with s.mu held after changing state.
+func (s *Server) notify() {
+	close(s.changed)
+	s.changed = make(chan struct{})
+}
+
+// violate records a protocol error by the client; call it with s.mu held.
+func (s *Server) violate(format string, args ...any) {
+	s.violations = append(s.violations, fmt.Sprintf(format, args...))
+}
+
+// Violations returns the protocol errors the client made so far: wrong or malformed tokens,
+// unknown methods, malformed bodies, missing or mistyped parameters, markup Telegram cannot
+// parse or texts over the limit (unless RejectMarkup asked for the rejection), downloads of
+// unknown files.
+func (s *Server) Violations() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.violations)
+}
+
+// Call is one API call the server received.
+type Call struct {
+	Method string // as documented ("sendMessage"), whatever case the client used
+	// Params are the call's parameters as strings: form values as sent, JSON values as
+	// written (strings unquoted, objects and arrays as JSON). A multipart file part appears
+	// as its file name.
+	Params map[string]string
+	At     time.Time
+	// Error is the description the server answered with, or "" when it answered ok.
+	Error string
+}
+
+// Calls returns the calls of a method (every call when method is ""), in arrival order.
+func (s *Server) Calls(method string) []Call {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Call
+	for _, c := range s.calls {
+		if method == "" || c.Method == method {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// DefaultWait is how long WaitFor waits before it fails the test.
+const DefaultWait = 30 * time.Second
+
+// Wait blocks until cond returns true or ctx ends. cond is evaluated at once and again on
+// every change of the server's state, without the server's lock, so it may call any method
+// of the server.
+func (s *Server) Wait(ctx context.Context, what string, cond func() bool) error {
+	for {
+		s.mu.Lock()
+		changed := s.changed
+		s.mu.Unlock()
+		if cond() {
+			return nil
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return fmt.Errorf("faketelegram: waiting for %s: %w", what, ctx.Err())
+		}
+	}
+}
+
+// WaitFor is Wait for tests: it waits up to DefaultWait and fails t naming what was awaited.
+func (s *Server) WaitFor(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), DefaultWait)
+	defer cancel()
+	if err := s.Wait(ctx, what, cond); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// tokenShape is what Telegram accepts as a token in a path; anything else is 404.
+var tokenShape = regexp.MustCompile(`^[0-9]+:[A-Za-z0-9_-]+$`)
+
+func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	rest, isFile := strings.CutPrefix(r.URL.Path, "/file/bot")
+	if !isFile {
+		var ok bool
+		if rest, ok = strings.CutPrefix(r.URL.Path, "/bot"); !ok {
+			s.reject(w, "request to %s, which is not a Bot API path (/bot<token>/<method>)", r.URL.Path)
+			return
+		}
+	}
+	token, tail, _ := strings.Cut(rest, "/")
+	switch {
+	case !tokenShape.MatchString(token):
+		s.reject(w, "malformed bot token in %s %s", r.Method, redact(r.URL.Path, token))
+		return
+	case token != s.tok:
+		s.mu.Lock()
+		s.violate("wrong bot token in %s %s", r.Method, redact(r.URL.Path, token))
+		s.notify()
+		s.mu.Unlock()
+		writeError(w, &apiError{code: http.StatusUnauthorized, desc: "Unauthorized"})
+		return
+	}
+	if isFile {
+		s.serveFile(w, tail)
+		return
+	}
+	s.serveMethod(w, r, tail)
+}
+
+// reject answers 404 as Telegram does for what is not an API path, recording a violation.
+func (s *Server) reject(w http.ResponseWriter, format string, args ...any) {
+	s.mu.Lock()
+	s.violate(format, args...)
+	s.notify()
+	s.mu.Unlock()
+	writeError(w, &apiError{code: http.StatusNotFound, desc: "Not Found"})
+}
+
+func redact(path, token string) string {
+	if token == "" {
+		return path
+	}
+	return strings.Replace(path, token, "<token>", 1)
+}

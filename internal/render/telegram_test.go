@@ -1,0 +1,268 @@
+package render
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// tgMentions knows a person with a Telegram username (shown as @alice, which Telegram links
+// itself) and one without (linked by id).
+func tgMentions(username string) (string, bool) {
+	switch username {
+	case "alice":
+		return "@alice", true
+	case "john_doe":
+		return `<a href="tg://user?id=42">John Doe</a>`, true
+	}
+	return "", false
+}
+
+func TestTelegramHTMLGolden(t *testing.T) {
+	inputs, err := filepath.Glob("testdata/telegram/*.md")
+	if err != nil || len(inputs) == 0 {
+		t.Fatalf("no golden inputs in testdata/telegram (%v)", err)
+	}
+	for _, in := range inputs {
+		name := strings.TrimSuffix(filepath.Base(in), ".md")
+		t.Run(name, func(t *testing.T) {
+			md, err := os.ReadFile(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := TelegramHTML(string(md), tgMentions) + "\n"
+			if err := checkTelegramHTML(got); err != nil {
+				t.Errorf("output is not valid Telegram HTML: %v", err)
+			}
+			golden := strings.TrimSuffix(in, ".md") + ".html"
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test -run Golden -update to create it)", err)
+			}
+			if got != string(want) {
+				t.Errorf("TelegramHTML(%s) differs from %s:\n%s", in, golden, lineDiff(string(want), got))
+			}
+		})
+	}
+}
+
+func TestTelegramHTML(t *testing.T) {
+	tests := []struct{ name, md, want string }{
+		{"bold italic strike", "**b** _i_ ~~s~~", "<b>b</b> <i>i</i> <s>s</s>"},
+		{"escaping", "a < b && c > d", "a &lt; b &amp;&amp; c &gt; d"},
+		{"code escapes", "`<b>` and `a&b`", "<code>&lt;b&gt;</code> and <code>a&amp;b</code>"},
+		{"link", `[the "docs"](https://x.io/?a=1&b=2)`, `<a href="https://x.io/?a=1&amp;b=2">the &quot;docs&quot;</a>`},
+		{"bare link", "see https://go.dev now", `see <a href="https://go.dev">https://go.dev</a> now`},
+		{"heading", "# Title *here*", "<b>Title here</b>"},
+		{"fenced with language", "```go\nif a < b {}\n```", `<pre><code class="language-go">if a &lt; b {}</code></pre>`},
+		{"fenced without language", "```\nx\ny\n```", "<pre>x\ny</pre>"},
+		{"table", "| a | b |\n|---|---|\n| 1 | <2> |", "<pre>a | b\n-------\n1 | &lt;2&gt;</pre>"},
+		{"quote", "> one\n>\n> two", "<blockquote>one\n\ntwo</blockquote>"},
+		{"raw html shown as text", "<div>hi</div>", "&lt;div&gt;hi&lt;/div&gt;"},
+		{"mention by username", "ask @alice", "ask @alice"},
+		{"mention by id", "ask @john_doe.", `ask <a href="tg://user?id=42">John Doe</a>.`},
+		{"unknown mention", "ask @nobody", "ask @nobody"},
+		{"list", "- one\n- two", "• one\n• two"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := TelegramHTML(tt.md, tgMentions)
+			if got != tt.want {
+				t.Errorf("TelegramHTML(%q)\n got %q\nwant %q", tt.md, got, tt.want)
+			}
+			if err := checkTelegramHTML(got); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}
+
+func TestTelegramPlain(t *testing.T) {
+	in := `<b>a &lt; b</b> &amp; <a href="https://x.io/?a&amp;b">link</a> &quot;q&quot;`
+	if got, want := TelegramPlain(in), `a < b & link "q"`; got != want {
+		t.Errorf("TelegramPlain = %q, want %q", got, want)
+	}
+}
+
+func TestSplitTelegramHTMLKeepsTagsWhole(t *testing.T) {
+	var md strings.Builder
+	md.WriteString("**Intro** with a [link](https://example.com/a?x=1&y=2) & more.\n\n")
+	md.WriteString("```python\n")
+	for i := range 80 {
+		fmt.Fprintf(&md, "    print(\"line %d <&>\")\n", i)
+	}
+	md.WriteString("```\n\n")
+	for i := range 40 {
+		fmt.Fprintf(&md, "Paragraph %d has **bold words that go on and on** and `code & stuff`.\n\n", i)
+	}
+	markup := TelegramHTML(md.String(), nil)
+	for _, limit := range []int{300, 1000, 4096} {
+		parts := SplitTelegramHTML(markup, limit)
+		if err := checkTelegramParts(markup, parts, limit); err != nil {
+			t.Fatalf("limit %d: %v", limit, err)
+		}
+		if limit == 300 {
+			continued := 0
+			for _, p := range parts {
+				if strings.HasPrefix(p, `<pre><code class="language-python">`) {
+					continued++
+				}
+			}
+			if continued < 2 {
+				t.Errorf("the code block was not reopened in the parts after a cut:\n%s", strings.Join(parts, "\n---\n"))
+			}
+			for _, p := range parts {
+				if strings.Contains(p, "print(") && !strings.Contains(p, "<pre>") && !strings.Contains(p, "<pre><code") {
+					t.Errorf("code outside <pre> in part:\n%s", p)
+				}
+			}
+		}
+	}
+	if got := SplitTelegramHTML("<b> </b>\n", 10); got != nil {
+		t.Errorf("blank markup gave parts %q", got)
+	}
+	if got := SplitTelegramHTML("short <b>one</b>", 4096); len(got) != 1 || got[0] != "short <b>one</b>" {
+		t.Errorf("short markup changed: %q", got)
+	}
+}
+
+func TestSplitTelegramHTMLCountsUTF16(t *testing.T) {
+	markup := strings.Repeat("😀", 3000) // 6000 UTF-16 units
+	parts := SplitTelegramHTML(markup, 4096)
+	if err := checkTelegramParts(markup, parts, 4096); err != nil {
+		t.Fatal(err)
+	}
+	if len(parts) != 2 {
+		t.Errorf("got %d parts, want 2", len(parts))
+	}
+}
+
+// FuzzTelegramHTML checks TelegramHTML, and SplitTelegramHTML on what it returns, for any
+// input: valid UTF-8 out for valid in, well-formed Telegram HTML, parts within the limit and
+// well-formed each, and no visible character lost.
+func FuzzTelegramHTML(f *testing.F) {
+	inputs, _ := filepath.Glob("testdata/telegram/*.md")
+	for _, in := range inputs {
+		md, err := os.ReadFile(in)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(string(md), 100)
+		f.Add(string(md), 700)
+	}
+	f.Add("**a `b` c** [x](http://y) > q\n\n```go\nx\n```", 20)
+	f.Fuzz(func(t *testing.T, md string, n int) {
+		out := TelegramHTML(md, tgMentions)
+		if utf8.ValidString(md) && !utf8.ValidString(out) {
+			t.Fatalf("valid input gave invalid UTF-8: %q", clip(out))
+		}
+		if err := checkTelegramHTML(out); err != nil {
+			t.Fatalf("%v in %q", err, clip(out))
+		}
+		limit := 40 + abs(n)%5000
+		if err := checkTelegramParts(out, SplitTelegramHTML(out, limit), limit); err != nil {
+			t.Fatalf("SplitTelegramHTML(_, %d): %v\nmarkup %q", limit, err, clip(out))
+		}
+	})
+}
+
+// checkTelegramParts says what is wrong with parts as the result of SplitTelegramHTML:
+// a part over the limit or not well-formed, or visible text lost, repeated or reordered
+// (whitespace aside, which cuts drop).
+func checkTelegramParts(markup string, parts []string, limit int) error {
+	var all strings.Builder
+	for i, p := range parts {
+		if n := utf16Len(p); n > limit {
+			return fmt.Errorf("part %d has %d UTF-16 units, over %d", i, n, limit)
+		}
+		if err := checkTelegramHTML(p); err != nil {
+			return fmt.Errorf("part %d: %v: %q", i, err, clip(p))
+		}
+		if strings.TrimSpace(TelegramPlain(p)) == "" {
+			return fmt.Errorf("part %d shows nothing: %q", i, p)
+		}
+		all.WriteString(TelegramPlain(p))
+	}
+	noSpace := func(s string) string { return strings.Join(strings.Fields(s), "") }
+	if got, want := noSpace(all.String()), noSpace(TelegramPlain(markup)); got != want {
+		return fmt.Errorf("the parts show %q, the whole showed %q", clip(got), clip(want))
+	}
+	return nil
+}
+
+var (
+	tgTag    = regexp.MustCompile(`^<(/?)([a-z-]+)((?: [a-z]+="[^"<>]*")*)>`)
+	tgEntity = regexp.MustCompile(`^&(?:amp|lt|gt|quot|#[0-9]{1,7});`)
+)
+
+// checkTelegramHTML checks that s is HTML as Telegram accepts it: only its tags, with only the
+// attributes they take, closed in order; only the entities it decodes; no stray < or >.
+func checkTelegramHTML(s string) error {
+	var open []string
+	for i := 0; i < len(s); {
+		switch s[i] {
+		case '<':
+			m := tgTag.FindStringSubmatch(s[i:])
+			if m == nil {
+				return fmt.Errorf("malformed tag at byte %d: %q", i, clip(s[i:]))
+			}
+			closing, name, attrs := m[1] == "/", m[2], m[3]
+			if closing {
+				if len(open) == 0 || open[len(open)-1] != name {
+					return fmt.Errorf("</%s> at byte %d closes nothing open (open: %v)", name, i, open)
+				}
+				open = open[:len(open)-1]
+			} else {
+				if err := checkTelegramTag(name, attrs); err != nil {
+					return fmt.Errorf("at byte %d: %v", i, err)
+				}
+				open = append(open, name)
+			}
+			i += len(m[0])
+		case '&':
+			m := tgEntity.FindString(s[i:])
+			if m == "" {
+				return fmt.Errorf("bare & at byte %d: %q", i, clip(s[i:]))
+			}
+			i += len(m)
+		case '>':
+			return fmt.Errorf("bare > at byte %d", i)
+		default:
+			i++
+		}
+	}
+	if len(open) > 0 {
+		return fmt.Errorf("unclosed tags %v", open)
+	}
+	return nil
+}
+
+func checkTelegramTag(name, attrs string) error {
+	switch name {
+	case "b", "i", "s", "u", "pre", "blockquote", "tg-spoiler":
+		if attrs != "" {
+			return fmt.Errorf("<%s> takes no attributes, got %q", name, attrs)
+		}
+	case "a":
+		if !regexp.MustCompile(`^ href="[^"]*"$`).MatchString(attrs) {
+			return fmt.Errorf("<a> needs exactly href, got %q", attrs)
+		}
+	case "code":
+		if attrs != "" && !strings.HasPrefix(attrs, ` class="language-`) {
+			return fmt.Errorf("<code> takes only class=\"language-…\", got %q", attrs)
+		}
+	default:
+		return fmt.Errorf("Telegram does not support <%s>", name)
+	}
+	return nil
+}
