@@ -10,11 +10,11 @@ import (
 
 	"github.com/mom-agent/mom/internal/agent"
 	"github.com/mom-agent/mom/internal/config"
+	"github.com/mom-agent/mom/internal/customtools"
 	"github.com/mom-agent/mom/internal/hub"
 	"github.com/mom-agent/mom/internal/llm"
 	"github.com/mom-agent/mom/internal/llm/anthropic"
 	"github.com/mom-agent/mom/internal/llm/openai"
-	"github.com/mom-agent/mom/internal/sandbox"
 	"github.com/mom-agent/mom/internal/store"
 	"github.com/mom-agent/mom/internal/tools"
 )
@@ -27,6 +27,8 @@ type app struct {
 	store *store.Store
 	agent *agent.Agent
 	hub   *hub.Hub
+	// custom runs the custom tools' MCP servers and watches their folders.
+	custom *customtools.Registry
 
 	unlock func()
 }
@@ -39,7 +41,7 @@ func loadConfig(dir string, fl commonFlags, std stdio) (*config.Config, error) {
 		return nil, err
 	}
 	if created {
-		fmt.Fprintf(std.err, "Created %s with the terminal adapter enabled. Edit it to add Slack, Discord, Telegram or the web chat.\n",
+		fmt.Fprintf(std.err, "Created %s with the terminal and the web chat enabled. Edit it to add Slack, Discord or Telegram.\n",
 			filepath.Join(dir, "config.json"))
 	}
 	return readConfig(filepath.Join(dir, config.FileName), fl)
@@ -88,13 +90,11 @@ func (a *app) build(std stdio) error {
 		return err
 	}
 	a.store = st
-	exec, err := newExecutor(a.cfg.Sandbox, st.Workspace())
+	exec, err := newExecutor(context.Background(), &a.cfg.Sandbox, st.Workspace())
 	if err != nil {
 		return err
 	}
-	if exec.Kind() == "host" {
-		a.log.Warn("commands run directly on this machine, as this user (sandbox: host)")
-	}
+	logSandbox(a.log, a.cfg.Sandbox)
 	m := a.cfg.Model
 	model := llm.Lookup(m.Provider, m.ID)
 	if m.ContextWindow > 0 {
@@ -102,6 +102,9 @@ func (a *app) build(std stdio) error {
 	}
 	if !model.Known {
 		a.log.Info("model not in the catalog: costs show as zero", "model", m.Provider+"/"+m.ID)
+	}
+	if err := a.startCustomTools(); err != nil {
+		return err
 	}
 	hint := a.cfg.MissingKeyHint()
 	var provider llm.Provider
@@ -113,9 +116,11 @@ func (a *app) build(std stdio) error {
 	a.agent = agent.New(st, agent.Options{
 		Provider: provider, NoProviderHint: hint, Model: model, Thinking: m.Thinking,
 		MaxTokens: m.MaxTokens, Exec: exec, Tools: tools.Builtin(), Logger: a.log,
+		Custom: a.custom, CustomToolsDirect: a.cfg.CustomTools.Mode == config.CustomToolsDirect,
 		Retry: agent.RetryPolicy{
 			MaxRetries: a.cfg.Retry.MaxRetries, BaseDelay: a.cfg.Retry.BaseDelay, MaxDelay: a.cfg.Retry.MaxDelay,
 		},
+		Compaction: agent.CompactionSettings(a.cfg.Compaction),
 	})
 	a.hub = hub.New(st, a.agent, a.log)
 	return nil
@@ -134,6 +139,10 @@ func (a *app) shutdown() {
 }
 
 func (a *app) close() {
+	if a.custom != nil {
+		a.custom.Stop()
+		a.custom = nil
+	}
 	if a.store != nil {
 		if err := a.store.Close(); err != nil {
 			a.log.Error("could not flush files", "err", err)
@@ -146,19 +155,28 @@ func (a *app) close() {
 	}
 }
 
+// startCustomTools loads the custom tools of <data>/tools and ~/.config/mom/tools and starts
+// their MCP servers. They may not take the name of a built-in tool.
+func (a *app) startCustomTools() error {
+	dir, err := filepath.Abs(a.dir)
+	if err != nil {
+		return err
+	}
+	reserved := []string{"invoke_tool"}
+	for _, t := range tools.Builtin() {
+		reserved = append(reserved, t.Def().Name)
+	}
+	a.custom = customtools.New(customtools.Options{
+		DataDir: dir, Reserved: reserved, Timeout: a.cfg.CustomTools.Timeout,
+		Environ: os.Environ(), Logger: a.log,
+	})
+	a.custom.Start(context.Background())
+	return nil
+}
+
 func newProvider(m config.Model, log *slog.Logger) llm.Provider {
 	if m.Provider == config.ProviderOpenAI {
 		return openai.New(openai.Options{APIKey: m.APIKey, BaseURL: m.BaseURL, Logger: log})
 	}
 	return anthropic.New(anthropic.Options{APIKey: m.APIKey, BaseURL: m.BaseURL, Logger: log})
-}
-
-// newExecutor returns where tools run. Only the host exists so far; docker and bubblewrap are
-// on their way and refused clearly rather than silently replaced by the host.
-func newExecutor(sb config.Sandbox, workspace string) (sandbox.Executor, error) {
-	switch sb.Type {
-	case "", "host":
-		return sandbox.NewHost(workspace)
-	}
-	return nil, fmt.Errorf("sandbox %q is not available in this version of mom yet; use \"host\" (config.json sandbox.type, or --sandbox=host)", sb.Type)
 }

@@ -104,6 +104,14 @@ func BenchmarkSlackStartup(b *testing.B) {
 	b.ReportMetric(float64(measureStartup(b, sw.world))/1024, "rss-MB")
 }
 
+// BenchmarkDiscordStartup starts mom with one Discord adapter against the loopback fake and
+// measures the time until it reports running (token checked, gateway READY, guild loaded), and
+// its resident memory then.
+func BenchmarkDiscordStartup(b *testing.B) {
+	dw := newDiscordWorld(b, "")
+	b.ReportMetric(float64(measureStartup(b, dw.world))/1024, "rss-MB")
+}
+
 // BenchmarkSlackTurn measures one mention answered end to end through a running mom: the
 // event over Socket Mode, logging, the run against an instant fake model, the status message
 // and its edit into the answer, as a person in the fake workspace sees it.
@@ -153,4 +161,12 @@ func medianDuration(xs []time.Duration) time.Duration {
 	s := slices.Clone(xs)
 	slices.Sort(s)
 	return s[len(s)/2]
+}
+
+// BenchmarkTelegramStartup starts mom with one Telegram adapter against the loopback fake and
+// measures the time until it reports running (token checked with getMe, polling started), and
+// its resident memory then.
+func BenchmarkTelegramStartup(b *testing.B) {
+	tw := newTelegramWorld(b, "")
+	b.ReportMetric(float64(measureStartup(b, tw.world))/1024, "rss-MB")
 }

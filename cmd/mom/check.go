@@ -1,10 +1,12 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 
 	"github.com/mom-agent/mom/internal/config"
+	"github.com/mom-agent/mom/internal/customtools"
 )
 
 // cmdCheck is `mom check <data-dir>`: validate config.json and print what would start, without
@@ -18,7 +20,7 @@ func cmdCheck(args []string, std stdio) error {
 	if err != nil {
 		return err
 	}
-	if _, err := newExecutor(cfg.Sandbox, filepath.Join(dir, "workspace")); err != nil {
+	if _, err := newExecutor(context.Background(), &cfg.Sandbox, filepath.Join(dir, "workspace")); err != nil {
 		return err
 	}
 	for _, ac := range cfg.Adapters {
@@ -27,6 +29,7 @@ func cmdCheck(args []string, std stdio) error {
 		}
 	}
 	fmt.Fprintf(std.out, "%s is valid.\n\n%s", cfg.Path, cfg.Summary())
+	fmt.Fprint(std.out, customtools.Summary(customtools.DefaultDirs(dir)))
 	if hint := cfg.MissingKeyHint(); hint != "" {
 		fmt.Fprintf(std.out, "\nWarning: %s\n", hint)
 	}

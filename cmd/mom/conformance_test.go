@@ -94,6 +94,8 @@ func platforms() []conformer {
 	return []conformer{
 		{"terminal", newTerminalPlatform},
 		{"slack", newSlackPlatform},
+		{"discord", newDiscordPlatform},
+		{"telegram", newTelegramPlatform},
 	}
 }
 

@@ -5,6 +5,7 @@
 //	mom check <data-dir>
 //	mom events <data-dir> [--next N] [--from time]
 //	mom download <data-dir> <adapter>/<channel>
+//	mom compact <data-dir> <adapter>/<channel>
 //	mom slack-manifest [--name mom]
 //	mom version
 //
@@ -58,6 +59,8 @@ func run(ctx context.Context, args []string, std stdio) int {
 		err = cmdEvents(args[1:], std)
 	case "download":
 		err = cmdDownload(ctx, args[1:], std)
+	case "compact":
+		err = cmdCompact(ctx, args[1:], std)
 	case "slack-manifest":
 		err = cmdSlackManifest(args[1:], std)
 	case "version", "--version", "-version":
@@ -88,6 +91,7 @@ const usage = `Usage:
   mom check [flags] <data-dir>                   validate config.json and show what would start
   mom events <data-dir> [--next N] [--from t]    list scheduled events and their next times
   mom download <data-dir> <adapter>/<channel>    print a channel's history as text
+  mom compact <data-dir> <adapter>/<channel>     summarize a channel's context now (mom stopped)
   mom slack-manifest [--name mom]                print the Slack app manifest mom needs
   mom version                                    print the version
 

@@ -12,7 +12,10 @@ import (
 	"time"
 
 	"github.com/mom-agent/mom/internal/adapter/cli"
+	"github.com/mom-agent/mom/internal/adapter/discord"
 	"github.com/mom-agent/mom/internal/adapter/slack"
+	"github.com/mom-agent/mom/internal/adapter/telegram"
+	"github.com/mom-agent/mom/internal/adapter/web"
 	"github.com/mom-agent/mom/internal/chat"
 	"github.com/mom-agent/mom/internal/config"
 	"github.com/mom-agent/mom/internal/events"
@@ -66,6 +69,17 @@ func cmdServe(ctx context.Context, args []string, std stdio) error {
 		return fmt.Errorf("%s has no adapters: add one under \"adapters\" (e.g. \"terminal\": {\"type\": \"cli\"})", cfg.Path)
 	}
 
+	names := make([]string, len(adapters))
+	for i, ad := range adapters {
+		names[i] = ad.Name()
+	}
+	ready := newReadiness(adapters)
+	for _, ad := range adapters {
+		if w, ok := ad.(*web.Adapter); ok {
+			w.Watch(names, ready.notReady)
+		}
+	}
+
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	started := time.Now()
@@ -74,10 +88,7 @@ func cmdServe(ctx context.Context, args []string, std stdio) error {
 			return fmt.Errorf("adapter %s: %w", ad.Name(), err)
 		}
 		defer stopAdapter(ad, log)
-	}
-	names := make([]string, len(adapters))
-	for i, ad := range adapters {
-		names[i] = ad.Name()
+		ready.markStarted(ad.Name())
 	}
 	watcher := events.NewWatcher(events.Options{
 		Dir: filepath.Join(a.store.Workspace(), "events"), Adapters: names, Hub: a.hub, Log: log,
@@ -123,11 +134,17 @@ func (a *app) wait(ctx context.Context, terminal *cli.Adapter, terminalOnly bool
 			return nil
 		case <-inputDone:
 			inputDone = nil
-			if !terminalOnly {
+			// The end of messages typed or piped in means quit; an input that was empty
+			// from the start (a service's /dev/null, Ctrl-D before any message) leaves the
+			// other adapters running.
+			if !terminalOnly && !terminal.Heard() {
 				a.log.Info("terminal input ended; the other adapters keep running")
+				if std.inTTY {
+					fmt.Fprintln(std.err, "(the terminal's input ended; the other adapters keep running, Ctrl-C quits)")
+				}
 				continue
 			}
-			// Piped input: answer everything that was sent before leaving.
+			// Answer everything that was sent before leaving.
 			_ = waitIdleOrSignal(a, sig)
 			return nil
 		}
@@ -167,6 +184,12 @@ func newAdapter(ac config.Adapter, st *store.Store, log *slog.Logger, std stdio,
 		}), nil
 	case "slack":
 		return slack.New(slack.Options{Name: ac.Name, Config: *ac.Slack, Store: st, Log: log}), nil
+	case "discord":
+		return discord.New(discord.Options{Name: ac.Name, Config: *ac.Discord, Store: st, Log: log}), nil
+	case "telegram":
+		return telegram.New(telegram.Options{Name: ac.Name, Config: *ac.Telegram, Store: st, Log: log})
+	case "web":
+		return web.New(web.Options{Name: ac.Name, Config: *ac.Web, Store: st, Announce: std.err, Log: log}), nil
 	}
 	return nil, fmt.Errorf("adapter %s: type %q is not available in this version of mom", ac.Name, ac.Type)
 }

@@ -27,10 +27,17 @@ type Options struct {
 	// MaxTokens caps each answer; zero means the model's maximum.
 	MaxTokens int
 	Retry     RetryPolicy
+	// Compaction says when the context is compacted; the zero value never compacts by itself.
+	Compaction CompactionSettings
 	// Exec is where tools run.
 	Exec sandbox.Executor
 	// Tools are the tools the model may call.
 	Tools []tools.Tool
+	// Custom, when set, holds the host-side custom tools, which may change while mom runs.
+	// Each run offers them through invoke_tool, or each as a tool of its own when
+	// CustomToolsDirect is set, and lists them in the system prompt.
+	Custom            tools.CustomTools
+	CustomToolsDirect bool
 	// Location is the time zone of the timestamps in prompts; nil means the host's.
 	Location *time.Location
 	Logger   *slog.Logger
@@ -46,6 +53,8 @@ type Agent struct {
 
 	mu   sync.Mutex
 	runs map[string]*activeRun
+
+	custom customCache
 }
 
 // activeRun is the state of a running run that other goroutines may touch.
@@ -72,6 +81,7 @@ func New(st *store.Store, opts Options) *Agent {
 		cfg: loopConfig{
 			Provider: opts.Provider, Model: opts.Model, Thinking: opts.Thinking,
 			MaxTokens: opts.MaxTokens, Tools: opts.Tools, Retry: opts.Retry,
+			Compaction: opts.Compaction,
 		},
 		runs: make(map[string]*activeRun),
 	}
@@ -89,6 +99,9 @@ type ChannelContext struct {
 	Bot      chat.User
 	Users    []chat.User
 	Channels []chat.Channel
+	// Membership, when the adapter has it, tells which channels the person who sent the
+	// trigger is in, for the sandbox's user isolation.
+	Membership Membership
 }
 
 // Request is one message for the agent to answer.
@@ -142,10 +155,14 @@ func (a *Agent) HandleMessage(ctx context.Context, req Request) (res Result) {
 		return a.fail(req.Sink, err)
 	}
 	saved := len(cursor.IDs) // syncLog has saved the cursor as it is now
-	system := a.systemPrompt(req)
+	cfg := a.cfg
+	var custom []llm.Tool
+	cfg.Tools, custom = a.runTools()
+	system := a.systemPrompt(req, custom)
 
 	l := &loop{
-		cfg: &a.cfg, system: system, history: sess.Context, sink: req.Sink,
+		cfg: &cfg, system: system, sink: req.Sink, sess: sess,
+		history: func() []llm.Message { return contextView(sess) },
 		persist: func(m llm.Message) error { return a.persist(req, sess, m) },
 		steer:   func() []llm.Message { return a.takeSteered(run, req, &cursor) },
 		env:     a.toolEnv(req),
@@ -240,8 +257,9 @@ func (a *Agent) fail(sink Sink, err error) Result {
 
 func (a *Agent) toolEnv(req Request) tools.Env {
 	scratch := filepath.Join(req.Channel.Dir(), "scratch")
+	ex := sandbox.ForRun(a.opts.Exec, a.scope(req))
 	return tools.Env{
-		Exec: a.opts.Exec, Cwd: a.opts.Exec.SandboxPath(scratch), ScratchDir: scratch,
-		Upload: req.Upload,
+		Exec: ex, Cwd: ex.SandboxPath(scratch), ScratchDir: scratch,
+		Upload: req.Upload, Channel: req.Channel.Key(),
 	}
 }

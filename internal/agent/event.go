@@ -60,6 +60,9 @@ type Event struct {
 	MaxAttempts int           `json:"maxAttempts,omitempty"`
 	Delay       time.Duration `json:"-"`
 
+	// compaction_start: why (Reason); compaction_end: what it did, or ErrorMessage.
+	Compaction *CompactionInfo `json:"compaction,omitempty"`
+
 	// agent_end: how the run ended. ErrorMessage is also set on retry_start and on a failed
 	// compaction_end.
 	StopReason   llm.StopReason `json:"stopReason,omitempty"`

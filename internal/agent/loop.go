@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mom-agent/mom/internal/llm"
+	"github.com/mom-agent/mom/internal/session"
 	"github.com/mom-agent/mom/internal/tools"
 )
 
@@ -20,6 +21,8 @@ type loopConfig struct {
 	MaxTokens int
 	Tools     []tools.Tool
 	Retry     RetryPolicy
+	// Compaction keeps the context inside the model's window (compact.go).
+	Compaction CompactionSettings
 }
 
 // Result is how a run ended (the spec's { stopReason, errorMessage }).
@@ -47,6 +50,9 @@ type loop struct {
 	steer   func() []llm.Message
 	env     tools.Env
 	sink    Sink
+	// sess is the channel's session, which compaction reads and appends to; nil turns
+	// compaction off.
+	sess *session.Session
 
 	emitMu    sync.Mutex
 	usage     llm.Usage
@@ -109,6 +115,7 @@ func (l *loop) turns(ctx context.Context) Result {
 		if ctx.Err() != nil {
 			return Result{StopReason: llm.StopAborted}
 		}
+		l.compactIfFull(ctx)
 		steered, err := l.addSteering()
 		if err != nil {
 			return Result{StopReason: llm.StopError, ErrorMessage: err.Error()}
@@ -143,6 +150,9 @@ func (l *loop) ask(ctx context.Context) (*llm.Message, error) {
 		}
 	}
 	msg, err := l.streamWithRetry(ctx, req, newHandler)
+	if llm.IsOverflow(err) && ctx.Err() == nil {
+		msg, err = l.recoverOverflow(ctx, req, newHandler, err)
+	}
 	if err != nil {
 		failed := l.failedMessage(ctx, msg, err)
 		if !started {

@@ -6,13 +6,15 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mom-agent/mom/internal/llm"
 	"github.com/mom-agent/mom/internal/prompt"
+	"github.com/mom-agent/mom/internal/sandbox"
 	"github.com/mom-agent/mom/internal/skills"
 )
 
 // systemPrompt builds the prompt for one run. It is rebuilt every run so that memory, skills,
-// users and channels are current.
-func (a *Agent) systemPrompt(req Request) string {
+// users, channels and custom tools are current.
+func (a *Agent) systemPrompt(req Request, custom []llm.Tool) string {
 	ex := a.opts.Exec
 	ch := req.Channel
 	found, errs := skills.Discover(
@@ -35,6 +37,8 @@ func (a *Agent) systemPrompt(req Request) string {
 		ChannelName:   req.Context.ChannelName,
 		IsDM:          req.Context.IsDM,
 		SandboxKind:   ex.Kind(),
+		Isolation:     string(sandbox.TraitsOf(ex).Isolation),
+		Offline:       sandbox.TraitsOf(ex).Offline,
 		Users:         req.Context.Users,
 		Channels:      req.Context.Channels,
 		GlobalMemory:  a.memory(a.store.Memory),
@@ -42,6 +46,9 @@ func (a *Agent) systemPrompt(req Request) string {
 		Skills:        found,
 		Timezone:      a.zone,
 		Now:           time.Now().In(a.opts.Location),
+
+		CustomTools:       custom,
+		CustomToolsDirect: a.opts.CustomToolsDirect,
 	})
 }
 

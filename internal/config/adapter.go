@@ -26,6 +26,12 @@ type Adapter struct {
 	CLI *CLIOptions
 	// Slack holds the Slack adapter's options.
 	Slack *SlackOptions
+	// Discord holds the Discord adapter's options.
+	Discord *DiscordOptions
+	// Web holds the web chat's options.
+	Web *WebOptions
+	// Telegram holds the Telegram adapter's options.
+	Telegram *TelegramOptions
 }
 
 // CLIOptions are the terminal adapter's own options. It has none beyond the common ones yet;
@@ -101,7 +107,10 @@ var adapterKinds = map[string]adapterKind{
 			a.CLI = &CLIOptions{}
 		},
 	},
-	"slack": slackKind,
+	"slack":    slackKind,
+	"discord":  discordKind,
+	"web":      webKind,
+	"telegram": telegramKind,
 }
 
 // commonAdapterKeys are accepted by every adapter type.

@@ -13,6 +13,10 @@ type Config struct {
 	Model   Model
 	Sandbox Sandbox
 	Retry   Retry
+	// Compaction says when the context is summarized to fit the model's window.
+	Compaction Compaction
+	// CustomTools says how the model calls the host-side custom tools.
+	CustomTools CustomTools
 	// Adapters are the chat connections to start, sorted by name.
 	Adapters []Adapter
 	// Path is the file the config came from (the name given to Parse), for messages.
@@ -66,10 +70,23 @@ const (
 
 // Sandbox says where the agent's commands run.
 type Sandbox struct {
-	// Type is SandboxHost, SandboxDocker or SandboxBwrap.
+	// Type is SandboxHost, SandboxDocker or SandboxBwrap; "" when neither the file nor a
+	// flag chose one, until Choose picks bwrap or host.
 	Type string
 	// Container is the running Docker container commands are executed in (docker only).
 	Container string
+	// Isolation is IsolationChannel, IsolationUser or IsolationNone: what a command sees of
+	// other channels' directories. "" until Choose, which applies the type's default
+	// (channel for bwrap, none otherwise).
+	Isolation string
+	// Offline cuts commands off the network ("network": false; bwrap only).
+	Offline bool
+	// Env names variables of mom's environment that commands get besides the default
+	// allowlist (PATH, HOME, LANG, LC_*, TZ, TERM, ...).
+	Env []string
+	// Chosen says why Choose picked Type when the config left it open, for mom check and the
+	// start-up log; empty when the file or a flag named the type.
+	Chosen string
 }
 
 // The sandbox types.
@@ -77,6 +94,13 @@ const (
 	SandboxHost   = "host"
 	SandboxDocker = "docker"
 	SandboxBwrap  = "bwrap"
+)
+
+// The isolation levels.
+const (
+	IsolationChannel = "channel"
+	IsolationUser    = "user"
+	IsolationNone    = "none"
 )
 
 // Retry says how often and how patiently a failed model call is retried.

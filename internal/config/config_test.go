@@ -1,6 +1,7 @@
 package config
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -51,12 +52,12 @@ func TestParseErrors(t *testing.T) {
 		{
 			name: "unknown top-level key",
 			in:   `{"modle": {}}`,
-			want: `config.json: unknown key "modle"; did you mean "model"? (known keys: model, sandbox, retry, adapters)`,
+			want: `config.json: unknown key "modle"; did you mean "model"? (known keys: model, sandbox, retry, compaction, customTools, adapters)`,
 		},
 		{
 			name: "unknown top-level key without a near miss",
 			in:   `{"plugins": []}`,
-			want: `config.json: unknown key "plugins" (known keys: model, sandbox, retry, adapters)`,
+			want: `config.json: unknown key "plugins" (known keys: model, sandbox, retry, compaction, customTools, adapters)`,
 		},
 		{
 			name: "unknown adapter key",
@@ -71,17 +72,17 @@ func TestParseErrors(t *testing.T) {
 		{
 			name: "missing type",
 			in:   `{"adapters": {"terminal": {"busy": "queue"}}}`,
-			want: `config.json: adapters.terminal: missing "type" (one of: cli, slack)`,
+			want: `config.json: adapters.terminal: missing "type" (one of: ` + strings.Join(adapterTypeNames(), ", ") + `)`,
 		},
 		{
 			name: "unknown type",
 			in:   `{"adapters": {"acme": {"type": "slak"}}}`,
-			want: `config.json: adapters.acme.type: unknown adapter type "slak"; did you mean "slack"? (known types: cli, slack)`,
+			want: `config.json: adapters.acme.type: unknown adapter type "slak"; did you mean "slack"? (known types: ` + strings.Join(adapterTypeNames(), ", ") + `)`,
 		},
 		{
 			name: "near-miss type",
 			in:   `{"adapters": {"t": {"type": "clj"}}}`,
-			want: `config.json: adapters.t.type: unknown adapter type "clj"; did you mean "cli"? (known types: cli, slack)`,
+			want: `config.json: adapters.t.type: unknown adapter type "clj"; did you mean "cli"? (known types: ` + strings.Join(adapterTypeNames(), ", ") + `)`,
 		},
 		{
 			name: "adapter not an object",
@@ -260,7 +261,7 @@ func TestParseNullMeansUnset(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Model.APIKey != "" || c.Model.ID != "" || c.Sandbox.Type != SandboxHost {
+	if c.Model.APIKey != "" || c.Model.ID != "" || c.Sandbox.Type != "" {
 		t.Errorf("got %+v", c)
 	}
 }
@@ -276,8 +277,8 @@ func TestParseDefaults(t *testing.T) {
 	if c.Model.Thinking != llm.ThinkingOff {
 		t.Errorf("thinking = %q", c.Model.Thinking)
 	}
-	if c.Sandbox != (Sandbox{Type: SandboxHost}) {
-		t.Errorf("sandbox = %+v", c.Sandbox)
+	if !reflect.DeepEqual(c.Sandbox, Sandbox{}) {
+		t.Errorf("sandbox = %+v, want it left open for Choose", c.Sandbox)
 	}
 	if c.Retry != (Retry{MaxRetries: 3, BaseDelay: 2 * time.Second, MaxDelay: 60 * time.Second}) {
 		t.Errorf("retry = %+v", c.Retry)
@@ -320,7 +321,7 @@ func TestParseSandboxAndModel(t *testing.T) {
 	if c.Model != want {
 		t.Errorf("model = %+v\nwant   %+v", c.Model, want)
 	}
-	if c.Sandbox != (Sandbox{Type: SandboxDocker, Container: "box"}) {
+	if !reflect.DeepEqual(c.Sandbox, Sandbox{Type: SandboxDocker, Container: "box"}) {
 		t.Errorf("sandbox = %+v", c.Sandbox)
 	}
 	if c.Retry != (Retry{MaxRetries: 5, BaseDelay: 100 * time.Millisecond, MaxDelay: time.Second}) {

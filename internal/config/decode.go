@@ -144,6 +144,20 @@ func (o *object) enum(key, what string, valid []string) (string, bool) {
 	return "", false
 }
 
+// boolean decodes true or false under key.
+func (o *object) boolean(key string) (bool, bool) {
+	v := o.get(key)
+	if v == nil {
+		return false, false
+	}
+	lit, ok := v.Value.(hujson.Literal)
+	if !ok || (lit.Kind() != 't' && lit.Kind() != 'f') {
+		o.d.fail(joinPath(o.path, key), "expected true or false, got %s", kindName(v))
+		return false, false
+	}
+	return lit.Kind() == 't', true
+}
+
 // int decodes a whole number under key that is at least min.
 func (o *object) int(key string, min int) (int, bool) {
 	v := o.get(key)

@@ -44,20 +44,26 @@ func defaultModel(provider string) string {
 	return DefaultAnthropicModel
 }
 
-// ApplySandboxFlag overrides the sandbox from "host", "bwrap" or "docker:<container>".
+// ApplySandboxFlag overrides the sandbox from "host", "bwrap" or "docker:<container>". The
+// file's env list is kept; its isolation and network settings are kept for bwrap and dropped
+// for the others, which cannot enforce them.
 func (c *Config) ApplySandboxFlag(spec string) error {
 	kind, container, hasArg := strings.Cut(spec, ":")
+	old := c.Sandbox
 	switch kind {
 	case SandboxHost, SandboxBwrap:
 		if hasArg {
 			return fmt.Errorf("sandbox %q: %s takes no argument; use %q", spec, kind, kind)
 		}
-		c.Sandbox = Sandbox{Type: kind}
+		c.Sandbox = Sandbox{Type: kind, Env: old.Env}
+		if kind == SandboxBwrap {
+			c.Sandbox.Isolation, c.Sandbox.Offline = old.Isolation, old.Offline
+		}
 	case SandboxDocker:
 		if container == "" {
 			return fmt.Errorf("sandbox %q: docker needs the name of a running container: docker:<container>, e.g. docker:mom-sandbox", spec)
 		}
-		c.Sandbox = Sandbox{Type: SandboxDocker, Container: container}
+		c.Sandbox = Sandbox{Type: SandboxDocker, Container: container, Env: old.Env}
 	default:
 		return fmt.Errorf("sandbox %q: unknown sandbox (use host, docker:<container> or bwrap)", spec)
 	}

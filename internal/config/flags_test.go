@@ -1,6 +1,9 @@
 package config
 
-import "testing"
+import (
+	"reflect"
+	"testing"
+)
 
 func TestApplyModelFlag(t *testing.T) {
 	tests := []struct {
@@ -82,9 +85,9 @@ func TestApplySandboxFlag(t *testing.T) {
 		want Sandbox
 		err  string
 	}{
-		{flag: "host", want: Sandbox{Type: "host"}},
-		{flag: "bwrap", want: Sandbox{Type: "bwrap"}},
-		{flag: "docker:mom-sandbox", want: Sandbox{Type: "docker", Container: "mom-sandbox"}},
+		{flag: "host", want: Sandbox{Type: "host", Env: []string{"GH_TOKEN"}}},
+		{flag: "bwrap", want: Sandbox{Type: "bwrap", Isolation: "user", Offline: true, Env: []string{"GH_TOKEN"}}},
+		{flag: "docker:mom-sandbox", want: Sandbox{Type: "docker", Container: "mom-sandbox", Env: []string{"GH_TOKEN"}}},
 		{flag: "docker", err: `sandbox "docker": docker needs the name of a running container: docker:<container>, e.g. docker:mom-sandbox`},
 		{flag: "docker:", err: `sandbox "docker:": docker needs the name of a running container: docker:<container>, e.g. docker:mom-sandbox`},
 		{flag: "host:x", err: `sandbox "host:x": host takes no argument; use "host"`},
@@ -92,7 +95,7 @@ func TestApplySandboxFlag(t *testing.T) {
 		{flag: "", err: `sandbox "": unknown sandbox (use host, docker:<container> or bwrap)`},
 	}
 	for _, tt := range tests {
-		c := &Config{Sandbox: Sandbox{Type: SandboxDocker, Container: "old"}}
+		c := &Config{Sandbox: Sandbox{Type: SandboxBwrap, Isolation: "user", Offline: true, Env: []string{"GH_TOKEN"}}}
 		err := c.ApplySandboxFlag(tt.flag)
 		if tt.err != "" {
 			if err == nil || err.Error() != tt.err {
@@ -100,7 +103,7 @@ func TestApplySandboxFlag(t *testing.T) {
 			}
 			continue
 		}
-		if err != nil || c.Sandbox != tt.want {
+		if err != nil || !reflect.DeepEqual(c.Sandbox, tt.want) {
 			t.Errorf("%q: sandbox = %+v, %v; want %+v", tt.flag, c.Sandbox, err, tt.want)
 		}
 	}

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"net/url"
 	"slices"
 	"strings"
@@ -13,22 +14,26 @@ import (
 
 // The keys of each section, in the order error messages list them.
 var (
-	topKeys     = []string{"model", "sandbox", "retry", "adapters"}
+	topKeys     = []string{"model", "sandbox", "retry", "compaction", "customTools", "adapters"}
 	modelKeys   = []string{"provider", "id", "apiKey", "baseUrl", "thinking", "maxTokens", "contextWindow"}
-	sandboxKeys = []string{"type", "container"}
+	sandboxKeys = []string{"type", "container", "isolation", "network", "env"}
 	retryKeys   = []string{"maxRetries", "baseDelayMs", "maxDelayMs"}
 
 	providers      = []string{ProviderAnthropic, ProviderOpenAI}
 	sandboxTypes   = []string{SandboxHost, SandboxDocker, SandboxBwrap}
+	isolations     = []string{IsolationChannel, IsolationUser, IsolationNone}
 	thinkingLevels = []string{string(llm.ThinkingOff), string(llm.ThinkingLow), string(llm.ThinkingMedium), string(llm.ThinkingHigh)}
 	busyPolicies   = []string{string(BusyReject), string(BusyQueue), string(BusySteer)}
 )
 
 func (d *decoder) config(root *hujson.Value) *Config {
 	c := &Config{
-		Model:   Model{Thinking: llm.ThinkingOff},
-		Sandbox: Sandbox{Type: SandboxHost},
-		Retry:   Retry{MaxRetries: DefaultMaxRetries, BaseDelay: DefaultBaseDelay, MaxDelay: DefaultMaxDelay},
+		Model:      Model{Thinking: llm.ThinkingOff},
+		Sandbox:    Sandbox{}, // the type is left open for Choose
+		Retry:      Retry{MaxRetries: DefaultMaxRetries, BaseDelay: DefaultBaseDelay, MaxDelay: DefaultMaxDelay},
+		Compaction: defaultCompaction(),
+
+		CustomTools: defaultCustomTools(),
 	}
 	top, ok := d.object(root, "")
 	if !ok {
@@ -42,6 +47,12 @@ func (d *decoder) config(root *hujson.Value) *Config {
 	}
 	if o := top.child("retry"); o != nil {
 		d.retry(o, &c.Retry)
+	}
+	if o := top.child("compaction"); o != nil {
+		d.compaction(o, &c.Compaction)
+	}
+	if v := top.get("customTools"); v != nil {
+		d.customTools(v, &c.CustomTools)
 	}
 	if o := top.child("adapters"); o != nil {
 		c.Adapters = d.adapters(o)
@@ -95,10 +106,45 @@ func (d *decoder) sandbox(o *object, s *Sandbox) {
 	if c, ok := o.str("container"); ok {
 		s.Container = c
 	}
-	o.finish(sandboxKeys...)
-	if s.Type == SandboxDocker && s.Container == "" {
-		d.fail(o.path, "the docker sandbox needs the name of a running container, e.g. \"container\": \"mom-sandbox\"")
+	if i, ok := o.enum("isolation", "isolation", isolations); ok {
+		s.Isolation = i
 	}
+	if b, ok := o.boolean("network"); ok {
+		s.Offline = !b
+	}
+	if names, ok := o.strings("env"); ok {
+		for i, n := range names {
+			if msg := envNameProblem(n); msg != "" {
+				d.fail(fmt.Sprintf("%s[%d]", joinPath(o.path, "env"), i), "%s", msg)
+			}
+		}
+		s.Env = names
+	}
+	o.finish(sandboxKeys...)
+	switch {
+	case s.Type == SandboxDocker && s.Container == "":
+		d.fail(o.path, "the docker sandbox needs the name of a running container, e.g. \"container\": \"mom-sandbox\"")
+	case s.Type != SandboxDocker && s.Container != "":
+		d.fail(joinPath(o.path, "container"), "only the docker sandbox uses a container; set \"type\": \"docker\" or remove it")
+	}
+	if s.Type != "" {
+		if key, err := s.check(); err != nil {
+			d.fail(joinPath(o.path, key), "%v", err)
+		}
+	}
+}
+
+// envNameProblem says what is wrong with a variable name in sandbox.env, or "".
+func envNameProblem(name string) string {
+	for i, c := range name {
+		if !(c == '_' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || i > 0 && c >= '0' && c <= '9') {
+			return fmt.Sprintf("%q is not a variable name (letters, digits and \"_\", not starting with a digit)", name)
+		}
+	}
+	if strings.HasPrefix(name, "LD_") || strings.HasPrefix(name, "DYLD_") {
+		return fmt.Sprintf("%s steers the dynamic loader and is never passed to commands", name)
+	}
+	return ""
 }
 
 func (d *decoder) retry(o *object, r *Retry) {

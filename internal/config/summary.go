@@ -39,6 +39,12 @@ func (c *Config) Summary() string {
 	} else {
 		fmt.Fprintf(&b, "retry:    up to %d times, waiting %s doubling to at most %s\n", r.MaxRetries, seconds(r.BaseDelay), seconds(r.MaxDelay))
 	}
+	switch cp := c.Compaction; {
+	case !cp.Enabled:
+		b.WriteString("compact:  off (long conversations fail once they outgrow the context window)\n")
+	case cp != defaultCompaction():
+		fmt.Fprintf(&b, "compact:  above the context window minus %d tokens, keeping the newest %d\n", cp.ReserveTokens, cp.KeepRecentTokens)
+	}
 	if len(c.Adapters) == 0 {
 		b.WriteString("adapters: none (add one under \"adapters\", e.g. \"terminal\": {\"type\": \"cli\"})\n")
 		return b.String()
@@ -77,14 +83,29 @@ func (c *Config) keySummary() string {
 }
 
 func (c *Config) sandboxSummary() string {
-	switch c.Sandbox.Type {
+	s := c.Sandbox
+	var out string
+	switch s.Type {
 	case SandboxDocker:
-		return fmt.Sprintf("docker, container %q (the workspace is /workspace inside it)", c.Sandbox.Container)
+		out = fmt.Sprintf("docker, container %q (the workspace is /workspace inside it)", s.Container)
 	case SandboxBwrap:
-		return "bwrap (only the workspace is writable)"
+		network := "network on"
+		if s.Offline {
+			network = "no network"
+		}
+		out = fmt.Sprintf("bwrap, isolation %s, %s (only the workspace is writable)", orDefault(s.Isolation, IsolationChannel), network)
+	case SandboxHost:
+		out = "host (commands run directly on this machine, as this user, unisolated)"
 	default:
-		return "host (commands run directly on this machine, unisolated)"
+		out = "not configured: bwrap where bubblewrap works, otherwise host"
 	}
+	if s.Chosen != "" {
+		out += "; " + s.Chosen
+	}
+	if len(s.Env) > 0 {
+		out += "; commands also get " + strings.Join(s.Env, ", ")
+	}
+	return out
 }
 
 // redactURL hides a password in a URL's user information and the query, where some servers

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/mom-agent/mom/internal/chat"
+	"github.com/mom-agent/mom/internal/llm"
 	"github.com/mom-agent/mom/internal/skills"
 )
 
@@ -29,6 +30,11 @@ type Params struct {
 	SandboxKind string
 	// SandboxNote is extra text for the Environment section (e.g. the container's distro).
 	SandboxNote string
+	// Isolation is what bwrap shows commands of other channels: "channel", "user", or ""
+	// and "none" for everything.
+	Isolation string
+	// Offline says commands have no network.
+	Offline bool
 
 	// Users and Channels are what the adapter knows. The prompt lists at most MaxListed of
 	// each, sorted; passing them sorted saves Build the work.
@@ -50,6 +56,12 @@ type Params struct {
 	// Tools names the tools the model has, in order; nil means the built-in five (bash, read,
 	// write, edit, attach).
 	Tools []string
+
+	// CustomTools are the host-side custom tools, listed with their descriptions and a
+	// summary of their arguments. CustomToolsDirect says the model calls them as tools of
+	// their own; otherwise it calls them through invoke_tool.
+	CustomTools       []llm.Tool
+	CustomToolsDirect bool
 }
 
 // MaxListed caps the people and channels listed, so a large workspace cannot fill the

@@ -17,6 +17,8 @@ import (
 type view struct {
 	Workspace, ChannelDir, Adapter string
 	SandboxKind, SandboxNote       string
+	Isolation                      string
+	Offline                        bool
 	GlobalMemory, ChannelMemory    string
 
 	Platform string
@@ -40,6 +42,8 @@ type view struct {
 	MoreUsers, MoreChannels int
 	Skills                  []skillView
 	Tools                   []string
+	CustomTools             []customToolView
+	CustomToolsDirect       bool
 }
 
 type skillView struct {
@@ -74,6 +78,8 @@ func newView(p *Params) *view {
 		Adapter:     p.Adapter,
 		SandboxKind: p.SandboxKind,
 		SandboxNote: strings.TrimSpace(p.SandboxNote),
+		Isolation:   p.Isolation,
+		Offline:     p.Offline,
 		Platform:    platforms[p.AdapterType],
 		Here:        here(p),
 		Zone:        zone(p),
@@ -92,6 +98,7 @@ func newView(p *Params) *view {
 	v.Channels, v.MoreChannels = channelLines(p.Channels, p.ChannelID)
 	v.Skills = skillViews(p)
 	v.Tools = tools(p.Tools)
+	v.CustomTools, v.CustomToolsDirect = customToolViews(p.CustomTools), p.CustomToolsDirect
 	v.GlobalMemory = memory(p.GlobalMemory, p.Workspace+"/MEMORY.md")
 	v.ChannelMemory = memory(p.ChannelMemory, p.ChannelDir+"/MEMORY.md")
 	return v
@@ -103,6 +110,9 @@ func (v *view) size() int {
 	n := len(v.Users) + len(v.Channels) + len(v.GlobalMemory) + len(v.ChannelMemory) + 20*len(v.ChannelDir)
 	for _, s := range v.Skills {
 		n += len(s.Name) + len(s.Description) + len(s.Location) + 64
+	}
+	for _, c := range v.CustomTools {
+		n += len(c.Name) + len(c.Description) + 64*(len(c.Params)+1)
 	}
 	return n
 }

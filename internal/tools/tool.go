@@ -41,6 +41,9 @@ type Env struct {
 	// ScratchDir is the same directory on the host, where full outputs of truncated commands
 	// are saved.
 	ScratchDir string
+	// Channel is the channel of the run, as adapter/channel ("slack-acme/C123"); custom tools
+	// receive it as MOM_CHANNEL.
+	Channel string
 	// Upload sends a file (a host path) to the channel of the current run, and only there.
 	Upload func(ctx context.Context, hostPath, title string) error
 	// Progress, when set, receives the partial output of a running tool (bash's tail), so

@@ -51,6 +51,8 @@ type Adapter struct {
 	opts Options
 	out  *writer
 	seq  atomic.Int64
+	// heard is set once a message was read from the input.
+	heard atomic.Bool
 
 	done     chan struct{} // closed when the input has ended
 	stopOnce sync.Once
@@ -107,6 +109,7 @@ func (a *Adapter) deliver(ctx context.Context, in chat.Inbox, text string, cut b
 		a.out.line(a.out.red(fmt.Sprintf("(the message was longer than %d MB; mom gets its first %d MB)", maxMessage>>20, maxMessage>>20)))
 	}
 	if text != "" {
+		a.heard.Store(true)
 		if err := in.Receive(ctx, a.opts.Name, a.message(text)); err != nil {
 			if ctx.Err() != nil {
 				return false

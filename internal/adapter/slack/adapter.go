@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	slackgo "github.com/slack-go/slack"
@@ -61,8 +62,10 @@ type Adapter struct {
 	// everConnected says a connection was made once, after which token errors are retried
 	// like any other (a revoked token is reported, but the person may fix it in Slack).
 	everConnected bool
-	cancel        context.CancelFunc
-	wg            sync.WaitGroup
+	// up says the Socket Mode connection is open (see Connected).
+	up     atomic.Bool
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
 }
 
 // New returns an adapter that is not connected yet; Start connects it.
@@ -175,6 +178,7 @@ func (a *Adapter) Stop(ctx context.Context) error {
 	if cancel != nil {
 		cancel()
 	}
+	a.up.Store(false)
 	done := make(chan struct{})
 	go func() { a.wg.Wait(); a.lanes.Wait(); close(done) }()
 	select {

@@ -19,6 +19,7 @@ func (a *Adapter) connectLoop(ctx context.Context, sm *socketmode.Client, refuse
 	for {
 		started := time.Now()
 		err := sm.RunContext(ctx)
+		a.up.Store(false)
 		if ctx.Err() != nil {
 			return
 		}
@@ -53,6 +54,7 @@ func (a *Adapter) events(ctx context.Context, sm *socketmode.Client, in chat.Inb
 		case <-ctx.Done():
 			return
 		}
+		a.track(ev.Type)
 		switch ev.Type {
 		case socketmode.EventTypeHello:
 			a.mu.Lock()
