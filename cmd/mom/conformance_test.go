@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	fakellm "github.com/mom-agent/mom/internal/fake/llm"
@@ -25,7 +24,7 @@ type platform interface {
 	// cast names the people and conversations of the fake world.
 	cast() cast
 	// started is called once mom runs; it returns when mom is connected to the platform.
-	started(t *testing.T, p *proc)
+	started(t testing.TB, p *proc)
 	// say makes a person post in a channel.
 	say(t *testing.T, m said)
 	// shown returns what the bot shows in a channel now, as the platform renders it: each
@@ -65,6 +64,15 @@ type said struct {
 	// @name); in DMs and the terminal every message addresses it.
 	mention bool
 	file    *sentFile
+}
+
+// addressed is the message's text as the person types it: after mention (the platform's way
+// of addressing the bot) when the message addresses the bot.
+func (m said) addressed(mention string) string {
+	if m.mention {
+		return mention + " " + m.text
+	}
+	return m.text
 }
 
 // sentFile is a file as someone sent it.
@@ -118,12 +126,7 @@ func TestConformance(t *testing.T) {
 							t.Skip(why)
 						}
 					}
-					t.Cleanup(func() {
-						if v := pf.violations(); len(v) > 0 {
-							t.Errorf("mom broke the %s protocol:\n%s", c.name, strings.Join(v, "\n"))
-						}
-					})
-					b.run(&suite{world: newWorld(t), t: t, pf: pf, c: pf.cast()})
+					b.run(&suite{chatWorld: newChatWorld(t, "chat", c.name, pf), t: t, c: pf.cast()})
 				})
 			}
 		})
@@ -133,37 +136,17 @@ func TestConformance(t *testing.T) {
 // suite is one behaviour's world: a data directory whose only adapter, "chat", is the
 // platform under test.
 type suite struct {
-	*world
-	t  *testing.T
-	pf platform
-	c  cast
-	p  *proc
+	*chatWorld
+	t *testing.T
+	c cast
 }
 
 // run writes the config with the given extra adapter settings, starts mom and waits until it
 // is connected.
 func (s *suite) run(settings string) {
 	s.t.Helper()
-	if settings != "" {
-		settings = ", " + settings
-	}
-	s.writeConfig(fmt.Sprintf(`{
-  "model": {"provider": "anthropic", "apiKey": "test-key", "baseUrl": %q},
-  "retry": {"maxRetries": 3, "baseDelayMs": 1, "maxDelayMs": 50},
-  "adapters": {"chat": {%s, "admins": [%q]%s}},
-}`, s.llm.URL(), s.pf.adapter(), s.c.admin, settings))
-	s.p = s.start()
-	s.pf.started(s.t, s.p)
-	s.p.waitForErr("mom is running")
-}
-
-// stop sends SIGTERM and expects a clean exit.
-func (s *suite) stop() {
-	s.t.Helper()
-	s.p.cmd.Process.Signal(syscall.SIGTERM)
-	if code := s.p.wait(); code != 0 {
-		s.t.Errorf("mom exited %d after SIGTERM\nstderr:\n%s", code, s.p.err)
-	}
+	s.configure(settings)
+	s.chatWorld.run()
 }
 
 // mention has a person address the bot in a channel.
@@ -175,17 +158,9 @@ func (s *suite) mention(channel, from, text string) {
 // botSays waits until the bot shows want in channel, and returns the message holding it.
 func (s *suite) botSays(channel, want string) string {
 	s.t.Helper()
-	var found string
-	eventually(s.t, fmt.Sprintf("the bot to show %q in %s", want, channel), func() bool {
-		for _, m := range s.pf.shown(channel) {
-			if strings.Contains(m, want) {
-				found = m
-				return true
-			}
-		}
-		return false
-	})
-	return found
+	return awaitMessage(s.t, eventually, fmt.Sprintf("the bot to show %q in %s", want, channel),
+		func() []string { return s.pf.shown(channel) },
+		func(m string) bool { return strings.Contains(m, want) })
 }
 
 // requests returns the model requests so far, failing unless there are want of them.

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -41,71 +40,27 @@ func newDiscordFake(t testing.TB, opts ...fakediscord.Option) *fakediscord.Serve
 	return s
 }
 
-// discordAdapterKeys is mom's adapter entry for a fake, without braces.
-func discordAdapterKeys(s *fakediscord.Server) string {
-	return fmt.Sprintf(`"type": "discord", "botToken": %q, "apiUrl": %q`, s.Token(), s.URL())
-}
-
-// discordWorld is a data directory whose config has one Discord adapter, "guild".
+// discordWorld is a data directory whose config has one Discord adapter, "guild", pointed
+// at a fake guild (newDiscordFake).
 type discordWorld struct {
-	*world
+	*chatWorld
 	d *fakediscord.Server
-	p *proc
-	// wrongToken says the test gives mom a bad token on purpose, which the fake records.
-	wrongToken bool
 }
 
 func newDiscordWorld(t testing.TB, settings string, opts ...fakediscord.Option) *discordWorld {
 	t.Helper()
-	w := newWorld(t)
 	d := newDiscordFake(t, opts...)
-	if settings != "" {
-		settings = ", " + settings
-	}
-	w.writeConfig(fmt.Sprintf(`{
-  "model": {"provider": "anthropic", "apiKey": "test-key", "baseUrl": %q},
-  "retry": {"maxRetries": 3, "baseDelayMs": 1, "maxDelayMs": 50},
-  "adapters": {"guild": {%s, "admins": [%q]%s}},
-}`, w.llm.URL(), discordAdapterKeys(d), dAda, settings))
-	dw := &discordWorld{world: w, d: d}
-	t.Cleanup(func() {
-		if v := d.Violations(); len(v) > 0 && !dw.wrongToken {
-			t.Errorf("mom broke the Discord protocol:\n%s", strings.Join(v, "\n"))
-		}
-	})
+	dw := &discordWorld{chatWorld: newChatWorld(t, "guild", "Discord", newDiscordPlatformOn(d)), d: d}
+	dw.configure(settings)
 	return dw
-}
-
-func (dw *discordWorld) run() *proc {
-	dw.t.Helper()
-	dw.p = dw.start()
-	dw.d.WaitFor(dw.t, "mom to connect to the gateway", dw.d.Connected)
-	dw.p.waitForErr("mom is running")
-	return dw.p
-}
-
-func (dw *discordWorld) stop() {
-	dw.t.Helper()
-	dw.p.cmd.Process.Signal(syscall.SIGTERM)
-	if code := dw.p.wait(); code != 0 {
-		dw.t.Errorf("mom exited %d after SIGTERM\nstderr:\n%s", code, dw.p.err)
-	}
 }
 
 // botSays waits for a message from the bot in a channel or thread whose text contains want.
 func (dw *discordWorld) botSays(channel, want string) fakediscord.Message {
 	dw.t.Helper()
-	var found fakediscord.Message
-	dw.d.WaitFor(dw.t, fmt.Sprintf("the bot to say %q in %s", want, channel), func() bool {
-		for _, m := range dw.d.Messages(channel) {
-			if m.Author == dBot && strings.Contains(m.Content, want) {
-				found = m
-				return true
-			}
-		}
-		return false
-	})
-	return found
+	return awaitMessage(dw.t, dw.d.WaitFor, fmt.Sprintf("the bot to say %q in %s", want, channel),
+		func() []fakediscord.Message { return dw.d.Messages(channel) },
+		func(m fakediscord.Message) bool { return m.Author == dBot && strings.Contains(m.Content, want) })
 }
 
 func TestDiscordMentionGetsReplyWithDetailsInThread(t *testing.T) {
@@ -264,32 +219,33 @@ func TestDiscordMissingIntentsAreNamed(t *testing.T) {
 // discordPlatform runs the conformance suite against the Discord adapter and the Discord fake.
 type discordPlatform struct {
 	d *fakediscord.Server
-	// drops is the connection count at the last drop.
-	drops int
+	socketDrops
 }
 
-func newDiscordPlatform(t *testing.T) platform { return &discordPlatform{d: newDiscordFake(t)} }
+func newDiscordPlatform(t *testing.T) platform { return newDiscordPlatformOn(newDiscordFake(t)) }
 
-func (dp *discordPlatform) adapter() string { return discordAdapterKeys(dp.d) }
+func newDiscordPlatformOn(d *fakediscord.Server) *discordPlatform {
+	return &discordPlatform{d: d, socketDrops: socketDrops{f: d}}
+}
+
+func (dp *discordPlatform) adapter() string {
+	return fmt.Sprintf(`"type": "discord", "botToken": %q, "apiUrl": %q`, dp.d.Token(), dp.d.URL())
+}
 
 func (dp *discordPlatform) cast() cast {
 	return cast{admin: dAda, user: dBea, group: dGeneral, adminDM: dAdaDM, userDM: dBeaDM}
 }
 
-func (dp *discordPlatform) started(t *testing.T, p *proc) {
+func (dp *discordPlatform) started(t testing.TB, p *proc) {
 	dp.d.WaitFor(t, "mom to connect to the gateway", dp.d.Connected)
 }
 
 func (dp *discordPlatform) say(t *testing.T, m said) {
-	text := m.text
-	if m.mention {
-		text = "<@" + dBot + "> " + text
-	}
 	var opts []fakediscord.SayOption
 	if m.file != nil {
 		opts = append(opts, fakediscord.WithFile(fakediscord.File{Name: m.file.name, Content: m.file.content}))
 	}
-	dp.d.Say(m.channel, m.from, text, opts...)
+	dp.d.Say(m.channel, m.from, m.addressed("<@"+dBot+">"), opts...)
 }
 
 // shown lists the bot's messages in the channel and, after each message a thread was created
@@ -330,15 +286,6 @@ func (dp *discordPlatform) uploads(t *testing.T, channel string) []sentFile {
 		}
 	}
 	return out
-}
-
-func (dp *discordPlatform) drop() {
-	dp.drops = dp.d.Connections()
-	dp.d.DropSocket()
-}
-
-func (dp *discordPlatform) reconnected() bool {
-	return dp.d.Connections() > dp.drops && dp.d.Connected()
 }
 
 func (dp *discordPlatform) lacks(feature) string { return "" }

@@ -245,6 +245,15 @@ func (p *proc) quit() int {
 	return p.wait()
 }
 
+// terminate sends SIGTERM and expects a clean exit.
+func (p *proc) terminate() {
+	p.t.Helper()
+	p.cmd.Process.Signal(syscall.SIGTERM)
+	if code := p.wait(); code != 0 {
+		p.t.Errorf("mom exited %d after SIGTERM\nstderr:\n%s", code, p.err)
+	}
+}
+
 func (p *proc) wait() int {
 	p.t.Helper()
 	select {

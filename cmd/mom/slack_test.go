@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -26,20 +25,8 @@ const (
 	adaDM    = "D0ADADM" // ada's DM with mom
 )
 
-// slackWorld is a data directory whose config has one Slack adapter, "acme", pointed at a
-// fake workspace with two people, a channel and two DMs.
-type slackWorld struct {
-	*world
-	slack *fakeslack.Server
-	p     *proc
-	// wrongTokens says the test gives mom bad tokens on purpose, which the fake records as
-	// protocol violations.
-	wrongTokens bool
-}
-
-func newSlackWorld(t testing.TB, settings string, opts ...fakeslack.Option) *slackWorld {
-	t.Helper()
-	w := newWorld(t)
+// newSlackFake is a fake workspace with two people, a channel and two DMs.
+func newSlackFake(t testing.TB, opts ...fakeslack.Option) *fakeslack.Server {
 	s := fakeslack.New(append([]fakeslack.Option{fakeslack.WithBot(slackBot, "mom")}, opts...)...)
 	t.Cleanup(s.Close)
 	s.AddUser(fakeslack.User{ID: adaID, Name: "ada", RealName: "Ada Lovelace"})
@@ -47,57 +34,31 @@ func newSlackWorld(t testing.TB, settings string, opts ...fakeslack.Option) *sla
 	s.AddChannel(fakeslack.Channel{ID: general, Name: "general", Members: []string{adaID, beaID, slackBot}, BotMember: true})
 	s.AddChannel(fakeslack.Channel{ID: beaDM, Kind: fakeslack.KindIM, User: beaID})
 	s.AddChannel(fakeslack.Channel{ID: adaDM, Kind: fakeslack.KindIM, User: adaID})
-	if settings != "" {
-		settings = ", " + settings
-	}
-	w.writeConfig(fmt.Sprintf(`{
-  "model": {"provider": "anthropic", "apiKey": "test-key", "baseUrl": %q},
-  "retry": {"maxRetries": 3, "baseDelayMs": 1, "maxDelayMs": 50},
-  "adapters": {"acme": {"type": "slack", "botToken": %q, "appToken": %q, "apiUrl": %q,
-                        "admins": [%q]%s}},
-}`, w.llm.URL(), s.BotToken(), s.AppToken(), s.URL(), adaID, settings))
-	sw := &slackWorld{world: w, slack: s}
-	t.Cleanup(func() {
-		if v := s.Violations(); len(v) > 0 && !sw.wrongTokens {
-			t.Errorf("mom broke the Slack protocol:\n%s", strings.Join(v, "\n"))
-		}
-	})
+	return s
+}
+
+// slackWorld is a data directory whose config has one Slack adapter, "acme", pointed at a
+// fake workspace (newSlackFake).
+type slackWorld struct {
+	*chatWorld
+	slack *fakeslack.Server
+}
+
+func newSlackWorld(t testing.TB, settings string, opts ...fakeslack.Option) *slackWorld {
+	t.Helper()
+	s := newSlackFake(t, opts...)
+	sw := &slackWorld{chatWorld: newChatWorld(t, "acme", "Slack", newSlackPlatformOn(s)), slack: s}
+	sw.configure(settings)
 	return sw
-}
-
-// run starts mom and waits until its socket is connected.
-func (sw *slackWorld) run() *proc {
-	sw.t.Helper()
-	sw.p = sw.start()
-	sw.slack.WaitFor(sw.t, "mom to connect to Socket Mode", sw.slack.Connected)
-	sw.p.waitForErr("mom is running")
-	return sw.p
-}
-
-// stop sends SIGTERM and expects a clean exit.
-func (sw *slackWorld) stop() {
-	sw.t.Helper()
-	sw.p.cmd.Process.Signal(syscall.SIGTERM)
-	if code := sw.p.wait(); code != 0 {
-		sw.t.Errorf("mom exited %d after SIGTERM\nstderr:\n%s", code, sw.p.err)
-	}
 }
 
 // botSays waits for a message from the bot in channel (thread "" for the top level) whose
 // text contains want, and returns it.
 func (sw *slackWorld) botSays(channel, thread, want string) fakeslack.Message {
 	sw.t.Helper()
-	var found fakeslack.Message
-	sw.slack.WaitFor(sw.t, fmt.Sprintf("the bot to say %q in %s/%s", want, channel, thread), func() bool {
-		for _, m := range sw.visible(channel, thread) {
-			if m.User == slackBot && strings.Contains(m.Text, want) {
-				found = m
-				return true
-			}
-		}
-		return false
-	})
-	return found
+	return awaitMessage(sw.t, sw.slack.WaitFor, fmt.Sprintf("the bot to say %q in %s/%s", want, channel, thread),
+		func() []fakeslack.Message { return sw.visible(channel, thread) },
+		func(m fakeslack.Message) bool { return m.User == slackBot && strings.Contains(m.Text, want) })
 }
 
 func (sw *slackWorld) visible(channel, thread string) []fakeslack.Message {
@@ -217,7 +178,7 @@ func TestSlackRefusedTokensAreNamed(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			sw := newSlackWorld(t, "")
-			sw.wrongTokens = true
+			sw.wrongToken = true
 			cfg, _ := os.ReadFile(filepath.Join(sw.dir, "config.json"))
 			text := string(cfg)
 			if tt.bot != "" {
@@ -255,19 +216,13 @@ func TestSlackRefreshRequestReconnects(t *testing.T) {
 // slackPlatform runs the conformance suite against the Slack adapter and the Slack fake.
 type slackPlatform struct {
 	s *fakeslack.Server
-	// drops is the connection count at the last drop.
-	drops int
+	socketDrops
 }
 
-func newSlackPlatform(t *testing.T) platform {
-	s := fakeslack.New(fakeslack.WithBot(slackBot, "mom"))
-	t.Cleanup(s.Close)
-	s.AddUser(fakeslack.User{ID: adaID, Name: "ada", RealName: "Ada Lovelace"})
-	s.AddUser(fakeslack.User{ID: beaID, Name: "bea", RealName: "Bea Smith"})
-	s.AddChannel(fakeslack.Channel{ID: general, Name: "general", Members: []string{adaID, beaID, slackBot}, BotMember: true})
-	s.AddChannel(fakeslack.Channel{ID: beaDM, Kind: fakeslack.KindIM, User: beaID})
-	s.AddChannel(fakeslack.Channel{ID: adaDM, Kind: fakeslack.KindIM, User: adaID})
-	return &slackPlatform{s: s}
+func newSlackPlatform(t *testing.T) platform { return newSlackPlatformOn(newSlackFake(t)) }
+
+func newSlackPlatformOn(s *fakeslack.Server) *slackPlatform {
+	return &slackPlatform{s: s, socketDrops: socketDrops{f: s}}
 }
 
 func (sp *slackPlatform) adapter() string {
@@ -279,20 +234,16 @@ func (sp *slackPlatform) cast() cast {
 	return cast{admin: adaID, user: beaID, group: general, adminDM: adaDM, userDM: beaDM}
 }
 
-func (sp *slackPlatform) started(t *testing.T, p *proc) {
+func (sp *slackPlatform) started(t testing.TB, p *proc) {
 	sp.s.WaitFor(t, "mom to connect to Socket Mode", sp.s.Connected)
 }
 
 func (sp *slackPlatform) say(t *testing.T, m said) {
-	text := m.text
-	if m.mention {
-		text = "<@" + slackBot + "> " + text
-	}
 	var opts []fakeslack.SayOption
 	if m.file != nil {
 		opts = append(opts, fakeslack.WithFile(fakeslack.File{Name: m.file.name, Content: m.file.content}))
 	}
-	sp.s.Say(m.channel, m.from, text, opts...)
+	sp.s.Say(m.channel, m.from, m.addressed("<@"+slackBot+">"), opts...)
 }
 
 // shown lists the bot's top-level messages and its replies in every thread of the channel.
@@ -332,15 +283,6 @@ func (sp *slackPlatform) uploads(t *testing.T, channel string) []sentFile {
 		}
 	}
 	return out
-}
-
-func (sp *slackPlatform) drop() {
-	sp.drops = sp.s.Connections()
-	sp.s.DropSocket()
-}
-
-func (sp *slackPlatform) reconnected() bool {
-	return sp.s.Connections() > sp.drops && sp.s.Connected()
 }
 
 func (sp *slackPlatform) lacks(feature) string { return "" }

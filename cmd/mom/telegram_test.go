@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 
 	tgadapter "github.com/mom-agent/mom/internal/adapter/telegram"
@@ -43,68 +42,42 @@ func newTelegramFake(t testing.TB) *faketg.Server {
 	return s
 }
 
-// tgWorld is a data directory whose config has one Telegram adapter, "tg".
+// tgWorld is a data directory whose config has one Telegram adapter, "tg", pointed at a fake
+// Telegram (newTelegramFake).
 type tgWorld struct {
-	*world
+	*chatWorld
 	tg *faketg.Server
-	p  *proc
 }
 
 func newTelegramWorld(t testing.TB, settings string) *tgWorld {
 	t.Helper()
-	w := &tgWorld{world: newWorld(t), tg: newTelegramFake(t)}
-	if settings != "" {
-		settings = ", " + settings
-	}
-	w.writeConfig(fmt.Sprintf(`{
-  "model": {"provider": "anthropic", "apiKey": "test-key", "baseUrl": %q},
-  "retry": {"maxRetries": 3, "baseDelayMs": 1, "maxDelayMs": 50},
-  "adapters": {"tg": {"type": "telegram", "botToken": %q, "apiUrl": %q, "admins": ["%d"]%s}},
-}`, w.llm.URL(), w.tg.Token(), w.tg.URL(), tgAda, settings))
+	tg := newTelegramFake(t)
+	w := &tgWorld{chatWorld: newChatWorld(t, "tg", "Telegram Bot API", &telegramPlatform{s: tg}), tg: tg}
+	w.configure(settings)
 	return w
 }
 
-// run starts mom and waits until it polls.
+// run starts mom and waits until it polls; should the test fail, mom's log and the calls it
+// made are shown.
 func (w *tgWorld) run() {
 	w.t.Helper()
-	w.p = w.start()
 	w.t.Cleanup(func() {
-		if w.t.Failed() {
+		if w.t.Failed() && w.p != nil {
 			w.t.Logf("mom's log:\n%s", w.p.err)
 			for _, c := range w.tg.Calls("") {
 				w.t.Logf("call %s %s %v %q", c.At.Format("15:04:05.000"), c.Method, c.Params, c.Error)
 			}
 		}
 	})
-	w.tg.WaitFor(w.t, "mom to poll for updates", w.tg.Polling)
-	w.p.waitForErr("mom is running")
-}
-
-func (w *tgWorld) stop() {
-	w.t.Helper()
-	w.p.cmd.Process.Signal(syscall.SIGTERM)
-	if code := w.p.wait(); code != 0 {
-		w.t.Errorf("mom exited %d after SIGTERM\nstderr:\n%s", code, w.p.err)
-	}
-	if v := w.tg.Violations(); len(v) > 0 {
-		w.t.Errorf("mom broke the Bot API's rules:\n%s", strings.Join(v, "\n"))
-	}
+	w.chatWorld.run()
 }
 
 // botSays waits for a message of the bot in a chat's topic whose visible text holds want.
 func (w *tgWorld) botSays(chatID int64, thread int, want string) faketg.Message {
 	w.t.Helper()
-	var found faketg.Message
-	w.tg.WaitFor(w.t, fmt.Sprintf("the bot to say %q in %d/%d", want, chatID, thread), func() bool {
-		for _, m := range w.tg.Messages(chatID, thread) {
-			if m.From == w.tg.Bot().ID && strings.Contains(m.Text, want) {
-				found = m
-				return true
-			}
-		}
-		return false
-	})
-	return found
+	return awaitMessage(w.t, w.tg.WaitFor, fmt.Sprintf("the bot to say %q in %d/%d", want, chatID, thread),
+		func() []faketg.Message { return w.tg.Messages(chatID, thread) },
+		func(m faketg.Message) bool { return m.From == w.tg.Bot().ID && strings.Contains(m.Text, want) })
 }
 
 func TestTelegramPrivateChatShowsProgressTypingAndDetails(t *testing.T) {
@@ -252,7 +225,7 @@ func TestTelegramRateLimitIsHonoured(t *testing.T) {
 	w.botSays(tgAda, 0, "slow and steady")
 	w.stop()
 	// The fake records a call that comes before retry_after has passed as a violation, which
-	// stop checks.
+	// the world checks at the test's end.
 	calls := w.tg.Calls("sendMessage")
 	if len(calls) < 3 || !strings.HasPrefix(calls[0].Error, "Too Many Requests") || calls[2].Error != "" {
 		t.Fatalf("sendMessage calls = %+v; want two refused and then one sent", calls)
@@ -264,6 +237,7 @@ func TestTelegramRefusedTokenIsNamed(t *testing.T) {
 	cfg, _ := os.ReadFile(filepath.Join(w.dir, "config.json"))
 	id, _, _ := strings.Cut(w.tg.Token(), ":")
 	w.writeConfig(strings.Replace(string(cfg), w.tg.Token(), id+":wrong-secret", 1))
+	w.wrongToken = true
 	res := w.mom("", w.dir)
 	if res.code != 1 || !strings.Contains(res.stderr, "Telegram did not accept the bot token (getMe)") ||
 		strings.Contains(res.stderr, "wrong-secret") {
@@ -285,22 +259,18 @@ func (tp *telegramPlatform) cast() cast {
 	return cast{admin: id(tgAda), user: id(tgBea), group: id(tgGroup), adminDM: id(tgAda), userDM: id(tgBea)}
 }
 
-func (tp *telegramPlatform) started(t *testing.T, p *proc) {
+func (tp *telegramPlatform) started(t testing.TB, p *proc) {
 	tp.s.WaitFor(t, "mom to poll for updates", tp.s.Polling)
 }
 
 func (tp *telegramPlatform) say(t *testing.T, m said) {
 	chatID, _ := strconv.ParseInt(m.channel, 10, 64)
 	from, _ := strconv.ParseInt(m.from, 10, 64)
-	text := m.text
-	if m.mention {
-		text = "@" + tp.s.Bot().Username + " " + text
-	}
 	var opts []faketg.SayOption
 	if m.file != nil {
 		opts = append(opts, faketg.WithDocument(m.file.name, m.file.content))
 	}
-	tp.s.Say(chatID, from, text, opts...)
+	tp.s.Say(chatID, from, m.addressed("@"+tp.s.Bot().Username), opts...)
 }
 
 // shown lists the bot's messages in the chat as sent: the HTML where it sent HTML (so code

@@ -21,7 +21,7 @@ func (tp *terminalPlatform) cast() cast {
 	return cast{admin: "ada", user: "ada", group: "local", adminDM: "local", userDM: "local"}
 }
 
-func (tp *terminalPlatform) started(t *testing.T, p *proc) { tp.p = p }
+func (tp *terminalPlatform) started(t testing.TB, p *proc) { tp.p = p }
 
 func (tp *terminalPlatform) say(t *testing.T, m said) { tp.p.send(m.text) }
 

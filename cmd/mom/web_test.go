@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -81,10 +80,7 @@ func (ww *webWorld) run() *proc {
 // stop sends SIGTERM and expects a clean exit.
 func (ww *webWorld) stop() {
 	ww.t.Helper()
-	ww.p.cmd.Process.Signal(syscall.SIGTERM)
-	if code := ww.p.wait(); code != 0 {
-		ww.t.Errorf("mom exited %d after SIGTERM\nstderr:\n%s", code, ww.p.err)
-	}
+	ww.p.terminate()
 }
 
 // request sends a request with the token (unless token is "") and returns the answer and its

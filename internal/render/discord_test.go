@@ -1,11 +1,7 @@
 package render
 
 import (
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
-	"unicode/utf8"
 )
 
 // discordMentions knows the same three people as testMentions, spelled as Discord mentions.
@@ -20,34 +16,7 @@ func discordMentions(username string) (string, bool) {
 // TestDiscordGolden renders testdata/discord/*.md (the same inputs as the Slack goldens) and
 // compares with the .txt beside each; -update rewrites them.
 func TestDiscordGolden(t *testing.T) {
-	inputs, err := filepath.Glob("testdata/discord/*.md")
-	if err != nil || len(inputs) == 0 {
-		t.Fatalf("no golden inputs in testdata/discord (%v)", err)
-	}
-	for _, in := range inputs {
-		name := strings.TrimSuffix(filepath.Base(in), ".md")
-		t.Run(name, func(t *testing.T) {
-			md, err := os.ReadFile(in)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := Discord(string(md), discordMentions) + "\n"
-			golden := strings.TrimSuffix(in, ".md") + ".txt"
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -run DiscordGolden -update to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("Discord(%s) differs from %s:\n%s", in, golden, lineDiff(string(want), got))
-			}
-		})
-	}
+	checkGolden(t, "discord", ".txt", func(_ *testing.T, md string) string { return Discord(md, discordMentions) })
 }
 
 func TestDiscord(t *testing.T) {
@@ -105,28 +74,8 @@ func TestDiscordSplitsLongAnswers(t *testing.T) {
 // UTF-8 out for valid in, fences balanced in the whole and in every part, no part over the
 // limit, nothing lost.
 func FuzzDiscord(f *testing.F) {
-	inputs, _ := filepath.Glob("testdata/discord/*.md")
-	for _, in := range inputs {
-		md, err := os.ReadFile(in)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(string(md), 100)
-		f.Add(string(md), 2000)
-	}
+	addGoldenSeeds(f, "discord", 100, 2000)
 	f.Fuzz(func(t *testing.T, md string, n int) {
-		out := Discord(md, discordMentions)
-		if utf8.ValidString(md) && !utf8.ValidString(out) {
-			t.Fatalf("valid input gave invalid UTF-8: %q", clip(out))
-		}
-		if c := fenceCount(out); c%2 != 0 {
-			t.Fatalf("output has %d fence lines: %q", c, clip(out))
-		}
-		limit := 100 + abs(n)%DiscordMaxText
-		parts := Split(out, limit)
-		if err := checkParts(out, parts, limit); err != nil {
-			t.Fatalf("Split(_, %d): %v\ntext %q", limit, err, clip(out))
-		}
-		checkFencesBalanced(t, parts)
+		checkRenderedSplit(t, md, Discord(md, discordMentions), 100+abs(n)%DiscordMaxText)
 	})
 }

@@ -2,7 +2,6 @@ package render
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -12,33 +11,32 @@ import (
 // input: no panic, valid UTF-8 out for valid in, Slack's angle brackets balanced, fences
 // balanced in every part, no part over the limit, nothing lost.
 func FuzzMrkdwn(f *testing.F) {
-	inputs, _ := filepath.Glob("testdata/mrkdwn/*.md")
-	for _, in := range inputs {
-		md, err := os.ReadFile(in)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(string(md), 100)
-		f.Add(string(md), 500)
-	}
+	addGoldenSeeds(f, "mrkdwn", 100, 500)
 	f.Fuzz(func(t *testing.T, md string, n int) {
 		out := Mrkdwn(md, testMentions)
-		if utf8.ValidString(md) && !utf8.ValidString(out) {
-			t.Fatalf("valid input gave invalid UTF-8: %q", clip(out))
-		}
 		if err := anglesBalanced(out); err != "" {
 			t.Fatalf("%s in %q", err, clip(out))
 		}
-		if c := fenceCount(out); c%2 != 0 {
-			t.Fatalf("output has %d fence lines: %q", c, clip(out))
-		}
-		limit := 100 + abs(n)%5000
-		parts := Split(out, limit)
-		if err := checkParts(out, parts, limit); err != nil {
-			t.Fatalf("Split(_, %d): %v\ntext %q", limit, err, clip(out))
-		}
-		checkFencesBalanced(t, parts)
+		checkRenderedSplit(t, md, out, 100+abs(n)%5000)
 	})
+}
+
+// checkRenderedSplit checks what a markdown dialect rendered from md, and Split on it with
+// limit: valid UTF-8 out for valid in, fences balanced in the whole and in every part, no
+// part over the limit, nothing lost.
+func checkRenderedSplit(t *testing.T, md, out string, limit int) {
+	t.Helper()
+	if utf8.ValidString(md) && !utf8.ValidString(out) {
+		t.Fatalf("valid input gave invalid UTF-8: %q", clip(out))
+	}
+	if c := fenceCount(out); c%2 != 0 {
+		t.Fatalf("output has %d fence lines: %q", c, clip(out))
+	}
+	parts := Split(out, limit)
+	if err := checkParts(out, parts, limit); err != nil {
+		t.Fatalf("Split(_, %d): %v\ntext %q", limit, err, clip(out))
+	}
+	checkFencesBalanced(t, parts)
 }
 
 // FuzzSplit checks Split on any text and any limit: parts within the limit, none

@@ -1,17 +1,12 @@
 package render
 
 import (
-	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"unicode/utf8"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/mrkdwn")
 
 // testMentions knows three people; everyone else stays plain text.
 func testMentions(username string) (string, bool) {
@@ -22,53 +17,10 @@ func testMentions(username string) (string, bool) {
 	return "<@" + id + ">", true
 }
 
+// TestMrkdwnGolden renders testdata/mrkdwn/*.md and compares with the .txt beside each;
+// -update rewrites them.
 func TestMrkdwnGolden(t *testing.T) {
-	inputs, err := filepath.Glob("testdata/mrkdwn/*.md")
-	if err != nil || len(inputs) == 0 {
-		t.Fatalf("no golden inputs in testdata/mrkdwn (%v)", err)
-	}
-	for _, in := range inputs {
-		name := strings.TrimSuffix(filepath.Base(in), ".md")
-		t.Run(name, func(t *testing.T) {
-			md, err := os.ReadFile(in)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := Mrkdwn(string(md), testMentions) + "\n"
-			golden := strings.TrimSuffix(in, ".md") + ".txt"
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -run Golden -update to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("Mrkdwn(%s) differs from %s:\n%s", in, golden, lineDiff(string(want), got))
-			}
-		})
-	}
-}
-
-// lineDiff shows the first lines where want and got part ways.
-func lineDiff(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := 0; i < max(len(w), len(g)); i++ {
-		var wl, gl string
-		if i < len(w) {
-			wl = w[i]
-		}
-		if i < len(g) {
-			gl = g[i]
-		}
-		if wl != gl {
-			return fmt.Sprintf("line %d:\nwant %q\ngot  %q", i+1, wl, gl)
-		}
-	}
-	return "(same lines)"
+	checkGolden(t, "mrkdwn", ".txt", func(_ *testing.T, md string) string { return Mrkdwn(md, testMentions) })
 }
 
 func TestMrkdwn(t *testing.T) {

@@ -2,8 +2,6 @@ package render
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -22,38 +20,16 @@ func tgMentions(username string) (string, bool) {
 	return "", false
 }
 
+// TestTelegramHTMLGolden renders testdata/telegram/*.md, checks that each result is HTML
+// Telegram accepts, and compares with the .html beside each; -update rewrites them.
 func TestTelegramHTMLGolden(t *testing.T) {
-	inputs, err := filepath.Glob("testdata/telegram/*.md")
-	if err != nil || len(inputs) == 0 {
-		t.Fatalf("no golden inputs in testdata/telegram (%v)", err)
-	}
-	for _, in := range inputs {
-		name := strings.TrimSuffix(filepath.Base(in), ".md")
-		t.Run(name, func(t *testing.T) {
-			md, err := os.ReadFile(in)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := TelegramHTML(string(md), tgMentions) + "\n"
-			if err := checkTelegramHTML(got); err != nil {
-				t.Errorf("output is not valid Telegram HTML: %v", err)
-			}
-			golden := strings.TrimSuffix(in, ".md") + ".html"
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -run Golden -update to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("TelegramHTML(%s) differs from %s:\n%s", in, golden, lineDiff(string(want), got))
-			}
-		})
-	}
+	checkGolden(t, "telegram", ".html", func(t *testing.T, md string) string {
+		got := TelegramHTML(md, tgMentions)
+		if err := checkTelegramHTML(got); err != nil {
+			t.Errorf("output is not valid Telegram HTML: %v", err)
+		}
+		return got
+	})
 }
 
 func TestTelegramHTML(t *testing.T) {
@@ -151,15 +127,7 @@ func TestSplitTelegramHTMLCountsUTF16(t *testing.T) {
 // input: valid UTF-8 out for valid in, well-formed Telegram HTML, parts within the limit and
 // well-formed each, and no visible character lost.
 func FuzzTelegramHTML(f *testing.F) {
-	inputs, _ := filepath.Glob("testdata/telegram/*.md")
-	for _, in := range inputs {
-		md, err := os.ReadFile(in)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(string(md), 100)
-		f.Add(string(md), 700)
-	}
+	addGoldenSeeds(f, "telegram", 100, 700)
 	f.Add("**a `b` c** [x](http://y) > q\n\n```go\nx\n```", 20)
 	f.Fuzz(func(t *testing.T, md string, n int) {
 		out := TelegramHTML(md, tgMentions)

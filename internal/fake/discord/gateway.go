@@ -129,10 +129,10 @@ func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request) {
 	}
 	s.conns = append(s.conns, c)
 	s.connections++
-	s.notify()
+	s.Notify()
 	go c.writer()
 	if q.Get("v") != "10" || q.Get("encoding") != "json" {
-		s.violate("gateway connection with query %q; Discord wants ?v=10&encoding=json", r.URL.RawQuery)
+		s.Violate("gateway connection with query %q; Discord wants ?v=10&encoding=json", r.URL.RawQuery)
 		c.closeWith(closeInvalidAPIVersion, "Invalid API version")
 	} else if q.Get("compress") != "" {
 		c.closeWith(4000, "fakediscord sends uncompressed JSON; connect without compress")
@@ -150,7 +150,7 @@ func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request) {
 	if c.sess != nil && c.sess.conn == c {
 		c.sess.conn = nil
 	}
-	s.notify()
+	s.Notify()
 	s.mu.Unlock()
 }
 
@@ -162,16 +162,14 @@ func (s *Server) readLoop(c *gwConn) {
 		cancel()
 		if err != nil {
 			if errors.Is(err, context.DeadlineExceeded) {
-				s.mu.Lock()
-				s.violate("no heartbeat for %v (heartbeat_interval %v)", 2*s.cfg.heartbeat, s.cfg.heartbeat)
-				s.mu.Unlock()
+				s.Violate("no heartbeat for %v (heartbeat_interval %v)", 2*s.cfg.heartbeat, s.cfg.heartbeat)
 			}
 			return
 		}
 		var p payload
 		s.mu.Lock()
 		if err := json.Unmarshal(data, &p); err != nil || p.Op == nil {
-			s.violate("gateway payload is not a JSON object with an op: %.200s", data)
+			s.Violate("gateway payload is not a JSON object with an op: %.200s", data)
 			c.closeWith(closeDecodeError, "Error while decoding payload.")
 			s.mu.Unlock()
 			continue
@@ -187,33 +185,33 @@ func (s *Server) handleOp(c *gwConn, op int, d json.RawMessage) {
 	case opHeartbeat:
 		var seq *int
 		if err := json.Unmarshal(d, &seq); err != nil {
-			s.violate("heartbeat d must be the last sequence number or null, got %.100s", d)
+			s.Violate("heartbeat d must be the last sequence number or null, got %.100s", d)
 		}
 		c.sendOp(opHeartbeatACK, nil)
 	case opIdentify:
 		if c.sess != nil {
-			s.violate("IDENTIFY on a connection that is already identified")
+			s.Violate("IDENTIFY on a connection that is already identified")
 			c.closeWith(closeAlreadyAuthed, "You sent more than one identify payload.")
 			return
 		}
 		s.identify(c, d)
 	case opResume:
 		if c.sess != nil {
-			s.violate("RESUME on a connection that is already identified")
+			s.Violate("RESUME on a connection that is already identified")
 			c.closeWith(closeAlreadyAuthed, "You sent more than one identify payload.")
 			return
 		}
 		s.resume(c, d)
 	default:
 		if c.sess == nil {
-			s.violate("gateway op %d before IDENTIFY", op)
+			s.Violate("gateway op %d before IDENTIFY", op)
 			c.closeWith(closeNotAuthenticated, "You sent a payload prior to identifying.")
 			return
 		}
 		switch op {
 		case 3, 4, 8: // presence update, voice state, request guild members: accepted, unused
 		default:
-			s.violate("unknown gateway op %d", op)
+			s.Violate("unknown gateway op %d", op)
 			c.closeWith(closeUnknownOpcode, "You sent an invalid Gateway opcode.")
 		}
 	}
@@ -233,20 +231,20 @@ type identifyData struct {
 func (s *Server) identify(c *gwConn, d json.RawMessage) {
 	var id identifyData
 	if err := json.Unmarshal(d, &id); err != nil {
-		s.violate("IDENTIFY data is malformed: %v", err)
+		s.Violate("IDENTIFY data is malformed: %v", err)
 		c.closeWith(closeDecodeError, "Error while decoding payload.")
 		return
 	}
 	if id.Token != s.cfg.token {
-		s.violate("IDENTIFY with a wrong token")
+		s.Violate("IDENTIFY with a wrong token")
 		c.closeWith(closeAuthFailed, "Authentication failed.")
 		return
 	}
 	if id.Properties == nil || id.Properties.OS == "" || id.Properties.Browser == "" || id.Properties.Device == "" {
-		s.violate("IDENTIFY without properties os, browser and device")
+		s.Violate("IDENTIFY without properties os, browser and device")
 	}
 	if id.Intents == nil || *id.Intents < 0 || *id.Intents >= 1<<26 {
-		s.violate("IDENTIFY without valid intents")
+		s.Violate("IDENTIFY without valid intents")
 		c.closeWith(closeInvalidIntents, "Invalid intent(s).")
 		return
 	}
@@ -260,7 +258,7 @@ func (s *Server) identify(c *gwConn, d json.RawMessage) {
 		name string
 	}{{IntentGuilds, "GUILDS"}, {IntentGuildMessages, "GUILD_MESSAGES"}, {IntentDirectMessages, "DIRECT_MESSAGES"}, {IntentMessageContent, "MESSAGE_CONTENT"}} {
 		if intents&need.bit == 0 {
-			s.violate("IDENTIFY without the %s intent: mom would miss messages or their content", need.name)
+			s.Violate("IDENTIFY without the %s intent: mom would miss messages or their content", need.name)
 		}
 	}
 	s.identifies++
@@ -279,7 +277,7 @@ func (s *Server) identify(c *gwConn, d json.RawMessage) {
 	if intents&IntentGuilds != 0 {
 		s.push(sess, "GUILD_CREATE", s.wireGuild(intents))
 	}
-	s.notify()
+	s.Notify()
 }
 
 type resumeData struct {
@@ -293,12 +291,12 @@ type resumeData struct {
 func (s *Server) resume(c *gwConn, d json.RawMessage) {
 	var rd resumeData
 	if err := json.Unmarshal(d, &rd); err != nil || rd.Seq == nil {
-		s.violate("RESUME data is malformed (token, session_id and seq are required): %.200s", d)
+		s.Violate("RESUME data is malformed (token, session_id and seq are required): %.200s", d)
 		c.closeWith(closeDecodeError, "Error while decoding payload.")
 		return
 	}
 	if rd.Token != s.cfg.token {
-		s.violate("RESUME with a wrong token")
+		s.Violate("RESUME with a wrong token")
 		c.closeWith(closeAuthFailed, "Authentication failed.")
 		return
 	}
@@ -324,7 +322,7 @@ func (s *Server) resume(c *gwConn, d json.RawMessage) {
 		}
 	}
 	s.push(sess, "RESUMED", map[string]any{})
-	s.notify()
+	s.Notify()
 }
 
 // push dispatches one event to a session: numbered, kept for RESUME, and sent when the

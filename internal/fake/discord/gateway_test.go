@@ -112,6 +112,17 @@ func identify(c *client, token string, intents int64) {
 		"properties": map[string]string{"os": "linux", "browser": "test", "device": "test"}})
 }
 
+// joined dials the gateway, identifies with intents and reads up to GUILD_CREATE: a session
+// ready for the test's dispatches.
+func joined(t *testing.T, s *Server, intents int64) *client {
+	t.Helper()
+	c := dial(t, s, "?v=10&encoding=json")
+	c.must()
+	identify(c, s.Token(), intents)
+	c.dispatch("GUILD_CREATE")
+	return c
+}
+
 func TestGatewayHelloIdentifyDispatch(t *testing.T) {
 	s := newTestServer(t)
 	c := dial(t, s, "?v=10&encoding=json")
@@ -205,10 +216,7 @@ func TestGatewayResumeReplaysMissedDispatches(t *testing.T) {
 
 func TestGatewayReconnectAndInvalidSession(t *testing.T) {
 	s := newTestServer(t)
-	c := dial(t, s, "?v=10&encoding=json")
-	c.must()
-	identify(c, s.Token(), allIntents)
-	c.dispatch("GUILD_CREATE")
+	c := joined(t, s, allIntents)
 	s.Reconnect()
 	if m := c.must(); m.Op != opReconnect {
 		t.Errorf("got op %d; want 7", m.Op)
@@ -261,10 +269,7 @@ func TestGatewayRefusals(t *testing.T) {
 // mention it and of DMs only, and asking without the intent is itself recorded.
 func TestGatewayWithholdsContent(t *testing.T) {
 	s := newTestServer(t)
-	c := dial(t, s, "?v=10&encoding=json")
-	c.must()
-	identify(c, s.Token(), allIntents&^IntentMessageContent)
-	c.dispatch("GUILD_CREATE")
+	c := joined(t, s, allIntents&^IntentMessageContent)
 	s.Say(general, ada, "chatter")
 	s.Say(general, ada, "<@"+s.BotID()+"> hello")
 	var md struct{ Content string }

@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"mime"
-	"mime/multipart"
 	"net/http"
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/mom-agent/mom/internal/fake/fakeserver"
 )
 
 // createBody is the part of Create Message's JSON the fake reads.
@@ -38,30 +38,30 @@ func (s *Server) createMessage(r *http.Request, cid string, body []byte) (int, a
 	switch ct {
 	case "application/json":
 		if err := json.Unmarshal(body, &p); err != nil {
-			s.violate("%s body is not JSON: %v", route, err)
+			s.Violate("%s body is not JSON: %v", route, err)
 			return 0, nil, &restError{status: http.StatusBadRequest, code: 50109, msg: "The request body contains invalid JSON."}
 		}
 	case "multipart/form-data":
 		var err error
 		if files, err = s.readMultipart(body, params["boundary"], &p); err != nil {
-			s.violate("%s multipart body: %v", route, err)
+			s.Violate("%s multipart body: %v", route, err)
 			return 0, nil, &restError{status: http.StatusBadRequest, code: 50035, msg: "Invalid Form Body"}
 		}
 	default:
-		s.violate("%s with Content-Type %q; Discord takes application/json or multipart/form-data", route, ct)
+		s.Violate("%s with Content-Type %q; Discord takes application/json or multipart/form-data", route, ct)
 		return 0, nil, &restError{status: http.StatusBadRequest, code: 50035, msg: "Invalid Form Body"}
 	}
 	if rerr := s.checkContent(route, p.Content); rerr != nil {
 		return 0, nil, rerr
 	}
 	if strings.TrimSpace(p.Content) == "" && len(files) == 0 {
-		s.violate("%s with nothing to send", route)
+		s.Violate("%s with nothing to send", route)
 		return 0, nil, &restError{status: http.StatusBadRequest, code: 50006, msg: "Cannot send an empty message"}
 	}
 	m := &message{Message: Message{Author: s.cfg.botID, Content: p.Content, Files: files}}
 	if ref := p.MessageReference; ref != nil {
 		if ch.find(ref.MessageID) == nil {
-			s.violate("%s replies to message %s, which is not in channel %s", route, ref.MessageID, cid)
+			s.Violate("%s replies to message %s, which is not in channel %s", route, ref.MessageID, cid)
 			return 0, nil, fieldError("message_reference", "MESSAGE_REFERENCE_UNKNOWN_MESSAGE", "Unknown message")
 		}
 		m.Reference = ref.MessageID
@@ -75,37 +75,26 @@ func (s *Server) createMessage(r *http.Request, cid string, body []byte) (int, a
 
 // readMultipart reads payload_json into p and returns the files[n] parts.
 func (s *Server) readMultipart(body []byte, boundary string, p *createBody) ([]File, error) {
-	if boundary == "" {
-		return nil, fmt.Errorf("no boundary in the Content-Type")
+	parts, err := fakeserver.ReadParts(bytes.NewReader(body), boundary)
+	if err != nil {
+		return nil, err
 	}
-	mr := multipart.NewReader(bytes.NewReader(body), boundary)
 	var files []File
 	sawPayload := false
-	for {
-		part, err := mr.NextPart()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-		data, err := io.ReadAll(part)
-		if err != nil {
-			return nil, err
-		}
-		switch name := part.FormName(); {
-		case name == "payload_json":
+	for _, part := range parts {
+		switch {
+		case part.Name == "payload_json":
 			sawPayload = true
-			if err := json.Unmarshal(data, p); err != nil {
+			if err := json.Unmarshal(part.Data, p); err != nil {
 				return nil, fmt.Errorf("payload_json is not JSON: %w", err)
 			}
-		case filePart.MatchString(name):
-			if part.FileName() == "" {
-				return nil, fmt.Errorf("%s has no filename", name)
+		case filePart.MatchString(part.Name):
+			if part.FileName == "" {
+				return nil, fmt.Errorf("%s has no filename", part.Name)
 			}
-			files = append(files, File{Name: part.FileName(), ContentType: part.Header.Get("Content-Type"), Content: data})
+			files = append(files, File{Name: part.FileName, ContentType: part.ContentType, Content: part.Data})
 		default:
-			return nil, fmt.Errorf("unexpected field %q (Discord takes payload_json and files[n])", name)
+			return nil, fmt.Errorf("unexpected field %q (Discord takes payload_json and files[n])", part.Name)
 		}
 	}
 	if !sawPayload && len(files) == 0 {
@@ -129,7 +118,7 @@ func (s *Server) post(ch *channel, m *message) {
 	s.dispatch("MESSAGE_CREATE", messageIntent(ch), func(intents int64) any {
 		return s.wireMessage(ch, m, s.showsContent(ch, m, intents))
 	})
-	s.notify()
+	s.Notify()
 }
 
 // showsContent applies the MESSAGE_CONTENT rule: without the intent, a bot still sees the

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mom-agent/mom/internal/fake/fakeserver"
 )
 
 // Call is one REST request the server received.
@@ -28,13 +30,7 @@ type Call struct {
 func (s *Server) Calls(route string) []Call {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var out []Call
-	for _, c := range s.calls {
-		if route == "" || c.Route == route {
-			out = append(out, c)
-		}
-	}
-	return out
+	return fakeserver.Select(s.calls, route, func(c Call) string { return c.Route })
 }
 
 type rateLimit struct {
@@ -99,16 +95,16 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request, path string) 
 	call := Call{Route: route, Path: path, At: time.Now()}
 	defer func() {
 		s.calls = append(s.calls, call)
-		s.notify()
+		s.Notify()
 	}()
 	if r.Header.Get("Authorization") != "Bot "+s.cfg.token {
-		s.violate("%s without the bot token (Authorization: Bot <token>)", route)
+		s.Violate("%s without the bot token (Authorization: Bot <token>)", route)
 		call.Status = http.StatusUnauthorized
 		writeError(w, call.Status, 0, "401: Unauthorized")
 		return
 	}
 	if !strings.HasPrefix(r.Header.Get("User-Agent"), "DiscordBot ") {
-		s.violate("%s with User-Agent %q; Discord wants \"DiscordBot ($url, $version)\"", route, r.Header.Get("User-Agent"))
+		s.Violate("%s with User-Agent %q; Discord wants \"DiscordBot ($url, $version)\"", route, r.Header.Get("User-Agent"))
 	}
 	bucket := sha1.Sum([]byte(route))
 	h := w.Header()
@@ -118,7 +114,7 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request, path string) 
 	h.Set("X-RateLimit-Scope", "user")
 	if rl := s.limits[route]; rl != nil {
 		if now := time.Now(); now.Before(rl.until.Add(-20 * time.Millisecond)) {
-			s.violate("%s sent %v before the end of the 429's retry_after", route, rl.until.Sub(now).Round(time.Millisecond))
+			s.Violate("%s sent %v before the end of the 429's retry_after", route, rl.until.Sub(now).Round(time.Millisecond))
 		}
 		if rl.left > 0 {
 			rl.left--
@@ -193,7 +189,7 @@ func (s *Server) route(r *http.Request, route, path string, body []byte) (int, a
 		s.typing = append(s.typing, seg[1])
 		return http.StatusNoContent, nil, nil
 	}
-	s.violate("%s is not an endpoint the fake knows (%s %s)", route, r.Method, path)
+	s.Violate("%s is not an endpoint the fake knows (%s %s)", route, r.Method, path)
 	return 0, nil, &restError{status: http.StatusNotFound, code: 0, msg: "404: Not Found"}
 }
 
@@ -217,30 +213,42 @@ func messageIntent(ch *channel) int64 {
 // checkContent applies Discord's 2,000-character limit. Call it with s.mu held.
 func (s *Server) checkContent(route, content string) *restError {
 	if n := len([]rune(content)); n > 2000 {
-		s.violate("%s with content of %d characters; Discord takes at most 2,000", route, n)
+		s.Violate("%s with content of %d characters; Discord takes at most 2,000", route, n)
 		return fieldError("content", "BASE_TYPE_MAX_LENGTH", "Must be 2000 or fewer in length.")
 	}
 	return nil
 }
 
-func (s *Server) editMessage(cid, mid string, body []byte) (int, any, *restError) {
+// botMessage finds the message a bot's edit or delete (what) addresses. A message someone
+// else wrote is a violation, answered with denied, Discord's answer for that request. s.mu is
+// held.
+func (s *Server) botMessage(cid, mid, what string, denied *restError) (*channel, *message, *restError) {
 	ch, rerr := s.channelFor(cid)
 	if rerr != nil {
-		return 0, nil, rerr
+		return nil, nil, rerr
 	}
 	m := ch.find(mid)
 	if m == nil {
-		return 0, nil, &restError{status: http.StatusNotFound, code: 10008, msg: "Unknown Message"}
+		return nil, nil, &restError{status: http.StatusNotFound, code: 10008, msg: "Unknown Message"}
 	}
 	if m.Author != s.cfg.botID {
-		s.violate("edit of message %s, which the bot did not write", mid)
-		return 0, nil, &restError{status: http.StatusForbidden, code: 50005, msg: "Cannot edit a message authored by another user"}
+		s.Violate("%s of message %s, which the bot did not write", what, mid)
+		return nil, nil, denied
+	}
+	return ch, m, nil
+}
+
+func (s *Server) editMessage(cid, mid string, body []byte) (int, any, *restError) {
+	ch, m, rerr := s.botMessage(cid, mid, "edit",
+		&restError{status: http.StatusForbidden, code: 50005, msg: "Cannot edit a message authored by another user"})
+	if rerr != nil {
+		return 0, nil, rerr
 	}
 	var p struct {
 		Content *string `json:"content"`
 	}
 	if err := json.Unmarshal(body, &p); err != nil {
-		s.violate("PATCH message body is not JSON: %v", err)
+		s.Violate("PATCH message body is not JSON: %v", err)
 		return 0, nil, &restError{status: http.StatusBadRequest, code: 50109, msg: "The request body contains invalid JSON."}
 	}
 	if p.Content != nil {
@@ -257,17 +265,9 @@ func (s *Server) editMessage(cid, mid string, body []byte) (int, any, *restError
 }
 
 func (s *Server) deleteMessage(cid, mid string) (int, any, *restError) {
-	ch, rerr := s.channelFor(cid)
+	ch, m, rerr := s.botMessage(cid, mid, "delete", &restError{status: http.StatusForbidden, code: 50013, msg: "Missing Permissions"})
 	if rerr != nil {
 		return 0, nil, rerr
-	}
-	m := ch.find(mid)
-	if m == nil {
-		return 0, nil, &restError{status: http.StatusNotFound, code: 10008, msg: "Unknown Message"}
-	}
-	if m.Author != s.cfg.botID {
-		s.violate("delete of message %s, which the bot did not write", mid)
-		return 0, nil, &restError{status: http.StatusForbidden, code: 50013, msg: "Missing Permissions"}
 	}
 	m.deleted = true
 	s.dispatch("MESSAGE_DELETE", messageIntent(ch), func(int64) any {
@@ -286,7 +286,7 @@ func (s *Server) createThread(cid, mid string, body []byte) (int, any, *restErro
 		return 0, nil, rerr
 	}
 	if ch.Kind != KindText {
-		s.violate("thread created from a message in channel %s, which is not a guild text channel (type %d)", cid, ch.Kind)
+		s.Violate("thread created from a message in channel %s, which is not a guild text channel (type %d)", cid, ch.Kind)
 		return 0, nil, &restError{status: http.StatusBadRequest, code: 50024, msg: "Cannot execute action on this channel type"}
 	}
 	m := ch.find(mid)
@@ -294,14 +294,14 @@ func (s *Server) createThread(cid, mid string, body []byte) (int, any, *restErro
 		return 0, nil, &restError{status: http.StatusNotFound, code: 10008, msg: "Unknown Message"}
 	}
 	if m.Thread != "" {
-		s.violate("second thread created from message %s", mid)
+		s.Violate("second thread created from message %s", mid)
 		return 0, nil, &restError{status: http.StatusBadRequest, code: 160004, msg: "A thread has already been created for this message"}
 	}
 	var p struct {
 		Name string `json:"name"`
 	}
 	if err := json.Unmarshal(body, &p); err != nil || p.Name == "" || len([]rune(p.Name)) > 100 {
-		s.violate("thread name must be 1 to 100 characters, got %.120s", body)
+		s.Violate("thread name must be 1 to 100 characters, got %.120s", body)
 		return 0, nil, fieldError("name", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
 	}
 	th := s.addChannelLocked(Channel{ID: mid, Name: p.Name, Kind: KindThread, Parent: cid})
@@ -327,7 +327,7 @@ func (s *Server) serveCDN(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if strings.Contains(r.Header.Get("Authorization"), s.cfg.token) {
-		s.violate("the bot token was sent to the CDN (%s); attachment URLs are signed and need none", r.URL.Path)
+		s.Violate("the bot token was sent to the CDN (%s); attachment URLs are signed and need none", r.URL.Path)
 	}
 	q := r.URL.Query()
 	f := s.files[r.URL.Path]
@@ -336,7 +336,7 @@ func (s *Server) serveCDN(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.downloads = append(s.downloads, r.URL.Path)
-	s.notify()
+	s.Notify()
 	ct := f.ContentType
 	if ct == "" {
 		ct = "application/octet-stream"

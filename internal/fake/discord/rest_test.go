@@ -166,10 +166,7 @@ func TestRESTRateLimit(t *testing.T) {
 
 func TestCDNServesAttachments(t *testing.T) {
 	s := newTestServer(t)
-	c := dial(t, s, "?v=10&encoding=json")
-	c.must()
-	identify(c, s.Token(), allIntents)
-	c.dispatch("GUILD_CREATE")
+	c := joined(t, s, allIntents)
 	s.Say(general, ada, "see file", WithFile(File{Name: "notes.txt", ContentType: "text/plain", Content: []byte("hello")}))
 	var md struct {
 		Attachments []struct {

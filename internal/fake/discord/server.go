@@ -1,15 +1,14 @@
 package fakediscord
 
 import (
-	"context"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
 	"sync"
-	"testing"
 	"time"
+
+	"github.com/mom-agent/mom/internal/fake/fakeserver"
 )
 
 // Server is a running fake Discord on 127.0.0.1. It is safe for concurrent use.
@@ -19,10 +18,13 @@ type Server struct {
 
 	closeOnce sync.Once
 
-	mu      sync.Mutex
-	closed  bool
-	changed chan struct{} // closed and replaced on every state change
-	lastID  uint64        // the last snowflake handed out
+	// Recorder gives Wait, WaitFor and Violations (the package documentation lists what
+	// counts as a violation).
+	*fakeserver.Recorder
+
+	mu     sync.Mutex
+	closed bool
+	lastID uint64 // the last snowflake handed out
 
 	users    map[string]*User
 	order    []string // user ids in the order they were added
@@ -36,19 +38,18 @@ type Server struct {
 	identifies  int
 	resumes     int
 
-	calls      []Call
-	violations []string
-	limits     map[string]*rateLimit
-	uploads    []Upload
-	typing     []string // channel ids, one per typing call
-	downloads  []string // CDN paths fetched
+	calls     []Call
+	limits    map[string]*rateLimit
+	uploads   []Upload
+	typing    []string // channel ids, one per typing call
+	downloads []string // CDN paths fetched
 }
 
 // New starts a server. Close it when done.
 func New(opts ...Option) *Server {
 	s := &Server{
 		cfg:      defaultConfig(),
-		changed:  make(chan struct{}),
+		Recorder: fakeserver.NewRecorder("fakediscord", DefaultWait),
 		users:    map[string]*User{},
 		channels: map[string]*channel{},
 		files:    map[string]*File{},
@@ -86,7 +87,7 @@ func (s *Server) Close() {
 		s.mu.Lock()
 		s.closed = true
 		conns := slices.Clone(s.conns)
-		s.notify()
+		s.Notify()
 		s.mu.Unlock()
 		for _, c := range conns {
 			c.kill()
@@ -95,56 +96,9 @@ func (s *Server) Close() {
 	})
 }
 
-// notify wakes every waiter; call it with s.mu held after changing state.
-func (s *Server) notify() {
-	close(s.changed)
-	s.changed = make(chan struct{})
-}
-
-// violate records a protocol error by the client; call it with s.mu held.
-func (s *Server) violate(format string, args ...any) {
-	s.violations = append(s.violations, fmt.Sprintf(format, args...))
-	s.notify()
-}
-
-// Violations returns the protocol errors the client made so far.
-func (s *Server) Violations() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return slices.Clone(s.violations)
-}
-
-// DefaultWait is how long WaitFor waits before it fails the test.
+// DefaultWait is how long WaitFor waits before it fails the test. Wait and WaitFor wake on
+// every change of the server's state.
 const DefaultWait = 20 * time.Second
-
-// Wait blocks until cond returns true or ctx ends. cond is evaluated at once and again on
-// every change of the server's state, without the server's lock, so it may call any method of
-// the server.
-func (s *Server) Wait(ctx context.Context, what string, cond func() bool) error {
-	for {
-		s.mu.Lock()
-		changed := s.changed
-		s.mu.Unlock()
-		if cond() {
-			return nil
-		}
-		select {
-		case <-changed:
-		case <-ctx.Done():
-			return fmt.Errorf("fakediscord: waiting for %s: %w", what, ctx.Err())
-		}
-	}
-}
-
-// WaitFor is Wait for tests: it waits up to DefaultWait and fails t naming what was awaited.
-func (s *Server) WaitFor(t testing.TB, what string, cond func() bool) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), DefaultWait)
-	defer cancel()
-	if err := s.Wait(ctx, what, cond); err != nil {
-		t.Fatal(err)
-	}
-}
 
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	p := r.URL.Path
@@ -152,18 +106,14 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	case strings.HasPrefix(p, "/api/v10/"):
 		s.serveREST(w, r, strings.TrimPrefix(p, "/api/v10"))
 	case strings.HasPrefix(p, "/api/"):
-		s.mu.Lock()
-		s.violate("%s %s: the API is versioned; mom must use /api/v10/", r.Method, p)
-		s.mu.Unlock()
+		s.Violate("%s %s: the API is versioned; mom must use /api/v10/", r.Method, p)
 		writeError(w, http.StatusNotFound, 0, "404: Not Found")
 	case p == "/gateway" || p == "/gateway/":
 		s.serveGateway(w, r)
 	case strings.HasPrefix(p, "/attachments/"):
 		s.serveCDN(w, r)
 	default:
-		s.mu.Lock()
-		s.violate("request to %s %s, which is not a Discord endpoint", r.Method, p)
-		s.mu.Unlock()
+		s.Violate("request to %s %s, which is not a Discord endpoint", r.Method, p)
 		http.NotFound(w, r)
 	}
 }

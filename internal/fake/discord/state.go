@@ -109,7 +109,7 @@ func (s *Server) addUserLocked(u User) string {
 		s.order = append(s.order, u.ID)
 	}
 	s.users[u.ID] = &u
-	s.notify()
+	s.Notify()
 	return u.ID
 }
 
@@ -148,7 +148,7 @@ func (s *Server) addChannelLocked(c Channel) *channel {
 		s.chOrder = append(s.chOrder, c.ID)
 	}
 	s.channels[c.ID] = ch
-	s.notify()
+	s.Notify()
 	return ch
 }
 

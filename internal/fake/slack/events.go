@@ -110,7 +110,7 @@ func (s *Server) Deliver(event map[string]any) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	id := s.enqueue(event)
-	s.notify()
+	s.Notify()
 	return id
 }
 
@@ -269,7 +269,7 @@ func (s *Server) plan(now time.Time) (writes []outgoing, next time.Time) {
 		}
 	}
 	if changed {
-		s.notify()
+		s.Notify()
 	}
 	return writes, next
 }
@@ -279,10 +279,10 @@ func (s *Server) ack(id string) {
 	d := s.deliveries[id]
 	switch {
 	case d == nil:
-		s.violate("socket: ack for unknown envelope_id %q", id)
+		s.Violate("socket: ack for unknown envelope_id %q", id)
 		return
 	case d.Acked:
-		s.violate("socket: duplicate ack for envelope_id %q", id)
+		s.Violate("socket: duplicate ack for envelope_id %q", id)
 		return
 	}
 	d.Acked = true
@@ -294,6 +294,6 @@ func (s *Server) ack(id string) {
 			s.queue = slices.Delete(s.queue, i, i+1)
 		}
 	}
-	s.notify()
+	s.Notify()
 	s.wake()
 }

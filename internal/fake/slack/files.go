@@ -6,11 +6,12 @@ import (
 	"fmt"
 	"io"
 	"mime"
-	"mime/multipart"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/mom-agent/mom/internal/fake/fakeserver"
 )
 
 // filesGetUploadURLExternal is step one of an upload: it reserves a file id and hands out an
@@ -37,26 +38,26 @@ func (s *Server) serveUpload(w http.ResponseWriter, r *http.Request, slot string
 	content, problem := readUpload(r)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	defer s.notify()
+	defer s.Notify()
 	f := s.files[s.slots[slot]]
 	switch {
 	case r.Method != http.MethodPost:
-		s.violate("upload: %s to the upload URL (POST the file)", r.Method)
+		s.Violate("upload: %s to the upload URL (POST the file)", r.Method)
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 		return
 	case f == nil:
-		s.violate("upload: POST to an unknown upload URL %s", r.URL.Path)
+		s.Violate("upload: POST to an unknown upload URL %s", r.URL.Path)
 		http.NotFound(w, r)
 		return
 	case problem != "":
-		s.violate("upload: %s", problem)
+		s.Violate("upload: %s", problem)
 		http.Error(w, problem, http.StatusBadRequest)
 		return
 	case f.completed:
-		s.violate("upload: file %s is already completed", f.ID)
+		s.Violate("upload: file %s is already completed", f.ID)
 	}
 	if len(content) != f.declared {
-		s.violate("upload: file %s has %d bytes but files.getUploadURLExternal declared length %d", f.ID, len(content), f.declared)
+		s.Violate("upload: file %s has %d bytes but files.getUploadURLExternal declared length %d", f.ID, len(content), f.declared)
 	}
 	f.Content, f.uploaded = content, true
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
@@ -72,26 +73,19 @@ func readUpload(r *http.Request) ([]byte, string) {
 		}
 		return b, ""
 	}
-	mr := multipart.NewReader(r.Body, params["boundary"])
+	parts, err := fakeserver.ReadParts(r.Body, params["boundary"])
+	if err != nil {
+		return nil, "malformed multipart body: " + err.Error()
+	}
+	// The file is the "file" field, or else the first part with a file name.
 	var fallback []byte
 	found := false
-	for {
-		p, err := mr.NextPart()
-		if err == io.EOF {
-			break
+	for _, p := range parts {
+		if p.Name == "file" {
+			return p.Data, ""
 		}
-		if err != nil {
-			return nil, "malformed multipart body: " + err.Error()
-		}
-		b, err := io.ReadAll(p)
-		if err != nil {
-			return nil, "malformed multipart body: " + err.Error()
-		}
-		if p.FormName() == "file" {
-			return b, ""
-		}
-		if p.FileName() != "" && !found {
-			fallback, found = b, true
+		if p.FileName != "" && !found {
+			fallback, found = p.Data, true
 		}
 	}
 	if found {
@@ -187,11 +181,11 @@ func (s *Server) serveFile(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case f == nil || !f.uploaded:
 	case !authorized:
-		s.violate("file download of %s without the bot token (send Authorization: Bearer <bot token>)", id)
+		s.Violate("file download of %s without the bot token (send Authorization: Bearer <bot token>)", id)
 	default:
 		s.downloads = append(s.downloads, id)
 	}
-	s.notify()
+	s.Notify()
 	var content []byte
 	var mimetype, name string
 	if f != nil {

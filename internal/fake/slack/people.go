@@ -83,7 +83,7 @@ func (s *Server) Say(channelID, user, text string, opts ...SayOption) string {
 	if !o.silent {
 		s.announce(ch, m)
 	}
-	s.notify()
+	s.Notify()
 	return m.ts
 }
 
@@ -112,7 +112,7 @@ func (s *Server) Edit(channelID, ts, text string) {
 		panic(fmt.Sprintf("fakeslack: no message %s in %s to edit", ts, channelID))
 	}
 	s.edit(ch, m, m.user, text, nil)
-	s.notify()
+	s.Notify()
 }
 
 // edit applies an edit and queues its event. Call it with s.mu held.
@@ -138,7 +138,7 @@ func (s *Server) Delete(channelID, ts string) {
 		panic(fmt.Sprintf("fakeslack: no message %s in %s to delete", ts, channelID))
 	}
 	s.remove(ch, m)
-	s.notify()
+	s.Notify()
 }
 
 // remove deletes a message and queues its event. Call it with s.mu held.
@@ -175,7 +175,7 @@ func (s *Server) JoinBot(channelID string) {
 		text: "<@" + s.cfg.botUser + "> has joined the channel"}
 	ch.insert(m)
 	s.announce(ch, m)
-	s.notify()
+	s.Notify()
 }
 
 // RenameChannel renames a channel and delivers channel_rename (group_rename for a private
@@ -194,7 +194,7 @@ func (s *Server) RenameChannel(channelID, name string) {
 		s.enqueue(map[string]any{"type": typ, "event_ts": ts,
 			"channel": map[string]any{"id": ch.ID, "name": name, "created": ch.created}})
 	}
-	s.notify()
+	s.Notify()
 }
 
 // RenameUser changes a user's name and display name and delivers user_change with the whole
@@ -209,5 +209,5 @@ func (s *Server) RenameUser(userID, name string) {
 	u.Name, u.DisplayName = name, name
 	ts, _ := s.stamp()
 	s.enqueue(map[string]any{"type": "user_change", "user": s.wireUser(u), "cache_ts": s.now().Unix(), "event_ts": ts})
-	s.notify()
+	s.Notify()
 }

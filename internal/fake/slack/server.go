@@ -1,16 +1,15 @@
 package fakeslack
 
 import (
-	"context"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"slices"
 	"strings"
 	"sync"
-	"testing"
 	"time"
+
+	"github.com/mom-agent/mom/internal/fake/fakeserver"
 )
 
 // Server is a running fake Slack on 127.0.0.1. It is safe for concurrent use.
@@ -24,12 +23,17 @@ type Server struct {
 	kick         chan struct{} // wakes the dispatcher; buffered, never blocks
 	dispatchDone chan struct{}
 
-	mu      sync.Mutex
-	closed  bool
-	changed chan struct{} // closed and replaced on every state change
-	seq     int
-	lastUS  int64
-	usedUS  map[int64]bool
+	// Recorder gives Wait, WaitFor and Violations: the client's protocol errors are missing
+	// or wrong tokens, missing required arguments, unknown methods, malformed bodies, acks
+	// for unknown or already acked envelopes, malformed socket messages, file downloads
+	// without the bot token.
+	*fakeserver.Recorder
+
+	mu     sync.Mutex
+	closed bool
+	seq    int
+	lastUS int64
+	usedUS map[int64]bool
 
 	users     []*User
 	chans     map[string]*channel
@@ -39,9 +43,8 @@ type Server struct {
 	uploads   []Upload
 	downloads []string
 
-	calls      []Call
-	violations []string
-	limits     map[string]*rateLimit
+	calls  []Call
+	limits map[string]*rateLimit
 
 	tickets     map[string]bool
 	sockets     []*socket // open sockets, oldest first
@@ -59,7 +62,7 @@ func New(opts ...Option) *Server {
 		closing:      make(chan struct{}),
 		kick:         make(chan struct{}, 1),
 		dispatchDone: make(chan struct{}),
-		changed:      make(chan struct{}),
+		Recorder:     fakeserver.NewRecorder("fakeslack", DefaultWait),
 		usedUS:       map[int64]bool{},
 		chans:        map[string]*channel{},
 		files:        map[string]*file{},
@@ -107,7 +110,7 @@ func (s *Server) Close() {
 		for _, so := range socks {
 			so.stopTimer()
 		}
-		s.notify()
+		s.Notify()
 		s.mu.Unlock()
 		close(s.closing)
 		for _, so := range socks {
@@ -120,32 +123,12 @@ func (s *Server) Close() {
 
 func (s *Server) now() time.Time { return time.Now() }
 
-// notify wakes every waiter; call it with s.mu held after changing state.
-func (s *Server) notify() {
-	close(s.changed)
-	s.changed = make(chan struct{})
-}
-
 // wake makes the dispatcher look at the queue and the sockets again.
 func (s *Server) wake() {
 	select {
 	case s.kick <- struct{}{}:
 	default:
 	}
-}
-
-// violate records a protocol error by the client; call it with s.mu held.
-func (s *Server) violate(format string, args ...any) {
-	s.violations = append(s.violations, fmt.Sprintf(format, args...))
-}
-
-// Violations returns the protocol errors the client made so far: missing or wrong tokens,
-// missing required arguments, unknown methods, malformed bodies, acks for unknown or already
-// acked envelopes, malformed socket messages, file downloads without the bot token.
-func (s *Server) Violations() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return slices.Clone(s.violations)
 }
 
 // Call is one Web API call the server received.
@@ -164,12 +147,9 @@ type Call struct {
 func (s *Server) Calls(method string) []Call {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var out []Call
-	for _, c := range s.calls {
-		if method == "" || c.Method == method {
-			c.Form = cloneValues(c.Form)
-			out = append(out, c)
-		}
+	out := fakeserver.Select(s.calls, method, func(c Call) string { return c.Method })
+	for i := range out {
+		out[i].Form = cloneValues(out[i].Form)
 	}
 	return out
 }
@@ -189,40 +169,10 @@ func (s *Server) Downloads() []string {
 	return slices.Clone(s.downloads)
 }
 
-// DefaultWait is how long WaitFor waits before it fails the test.
+// DefaultWait is how long WaitFor waits before it fails the test. Wait and WaitFor wake on
+// every change of the server's state: a message, a call, an event queued, sent or acked, a
+// socket opening or closing, a violation.
 const DefaultWait = 20 * time.Second
-
-// Wait blocks until cond returns true or ctx ends, and then returns an error that names what
-// was awaited. cond is evaluated at once and again on every change of the server's state (a
-// message, a call, an event queued, sent or acked, a socket opening or closing, a violation)
-// without the server's lock, so it may call any method of the server; a condition on anything
-// else (a clock, the client's own state) needs its own wait. Wait suits code without a
-// testing.TB.
-func (s *Server) Wait(ctx context.Context, what string, cond func() bool) error {
-	for {
-		s.mu.Lock()
-		changed := s.changed
-		s.mu.Unlock()
-		if cond() {
-			return nil
-		}
-		select {
-		case <-changed:
-		case <-ctx.Done():
-			return fmt.Errorf("fakeslack: waiting for %s: %w", what, ctx.Err())
-		}
-	}
-}
-
-// WaitFor is Wait for tests: it waits up to DefaultWait and fails t naming what was awaited.
-func (s *Server) WaitFor(t testing.TB, what string, cond func() bool) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), DefaultWait)
-	defer cancel()
-	if err := s.Wait(ctx, what, cond); err != nil {
-		t.Fatal(err)
-	}
-}
 
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	p := r.URL.Path
@@ -238,10 +188,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	case p == "/":
 		serveSignIn(w)
 	default:
-		s.mu.Lock()
-		s.violate("request to %s %s, which is not a Slack endpoint (the API is under %s)", r.Method, p, s.URL())
-		s.notify()
-		s.mu.Unlock()
+		s.Violate("request to %s %s, which is not a Slack endpoint (the API is under %s)", r.Method, p, s.URL())
 		http.NotFound(w, r)
 	}
 }

@@ -81,8 +81,7 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) {
 	ok := s.tickets[ticket]
 	delete(s.tickets, ticket)
 	if !ok {
-		s.violate("socket: connection with an unknown or used ticket %q (call apps.connections.open for each connection)", ticket)
-		s.notify()
+		s.Violate("socket: connection with an unknown or used ticket %q (call apps.connections.open for each connection)", ticket)
 	}
 	s.mu.Unlock()
 	if !ok {
@@ -92,10 +91,7 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) {
 	// slack-go sends Origin: https://api.slack.com, which is not this host.
 	conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{InsecureSkipVerify: true})
 	if err != nil {
-		s.mu.Lock()
-		s.violate("socket: WebSocket handshake failed: %v", err)
-		s.notify()
-		s.mu.Unlock()
+		s.Violate("socket: WebSocket handshake failed: %v", err)
 		return
 	}
 	s.mu.Lock()
@@ -113,7 +109,7 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) {
 	// Registered before hello goes out, so that a Refresh or DropSocket right after the
 	// client saw hello finds it; it gets nothing else until hello is written.
 	s.sockets = append(s.sockets, so)
-	s.notify()
+	s.Notify()
 	s.mu.Unlock()
 	defer close(so.done)
 
@@ -127,7 +123,7 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) {
 	} else {
 		s.forget(so)
 	}
-	s.notify()
+	s.Notify()
 	s.mu.Unlock()
 	if err != nil {
 		_ = conn.CloseNow()
@@ -149,7 +145,7 @@ func (s *Server) forget(so *socket) {
 	if i := slices.Index(s.sockets, so); i >= 0 {
 		s.sockets = slices.Delete(s.sockets, i, i+1)
 		so.stopTimer()
-		s.notify()
+		s.Notify()
 	}
 }
 
@@ -167,14 +163,11 @@ func (s *Server) readAcks(so *socket) {
 		s.mu.Lock()
 		switch {
 		case typ != websocket.MessageText:
-			s.violate("socket: binary message from the client (acks are JSON text)")
-			s.notify()
+			s.Violate("socket: binary message from the client (acks are JSON text)")
 		case json.Unmarshal(data, &a) != nil:
-			s.violate("socket: malformed message from the client: %q", data)
-			s.notify()
+			s.Violate("socket: malformed message from the client: %q", data)
 		case a.EnvelopeID == nil || *a.EnvelopeID == "":
-			s.violate("socket: message without envelope_id from the client: %s", data)
-			s.notify()
+			s.Violate("socket: message without envelope_id from the client: %s", data)
 		default:
 			s.ack(*a.EnvelopeID)
 		}

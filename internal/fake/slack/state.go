@@ -182,7 +182,7 @@ func (s *Server) AddUser(u User) {
 	} else {
 		s.users = append(s.users, &u)
 	}
-	s.notify()
+	s.Notify()
 }
 
 // AddChannel adds a conversation, or replaces the settings of the one with the same id
@@ -208,7 +208,7 @@ func (s *Server) AddChannel(c Channel) {
 		s.chans[c.ID] = ch
 		s.chanOrder = append(s.chanOrder, ch)
 	}
-	s.notify()
+	s.Notify()
 }
 
 func (s *Server) user(id string) *User {

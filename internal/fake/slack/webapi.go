@@ -86,7 +86,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, method string)
 		body["response_metadata"] = rm
 	}
 	s.calls = append(s.calls, call)
-	s.notify()
+	s.Notify()
 	s.mu.Unlock()
 
 	b, err := json.Marshal(body)
@@ -109,7 +109,7 @@ func (s *Server) answer(r *http.Request, call *Call, p params) (int, http.Header
 	errBody := func(e *apiError) obj {
 		call.Error = e.code
 		if e.violation != "" {
-			s.violate("%s: %s", method, e.violation)
+			s.Violate("%s: %s", method, e.violation)
 		}
 		b := obj{"ok": false, "error": e.code}
 		for k, v := range e.extra {
@@ -134,7 +134,7 @@ func (s *Server) answer(r *http.Request, call *Call, p params) (int, http.Header
 	args := p.form
 	if p.json && !spec.json {
 		// Slack reads JSON bodies only for write methods; the arguments go unseen.
-		s.violate("%s: sent a JSON body, which Slack does not read for this method (send a form)", method)
+		s.Violate("%s: sent a JSON body, which Slack does not read for this method (send a form)", method)
 		args = url.Values{}
 	}
 	if e := s.authorize(r, args, p.json, spec.appToken); e != nil {

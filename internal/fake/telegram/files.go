@@ -35,8 +35,7 @@ func (s *Server) serveFile(w http.ResponseWriter, path string) {
 		}
 	}
 	if found == nil {
-		s.violate("download of %q, which no getFile returned", path)
-		s.notify()
+		s.Violate("download of %q, which no getFile returned", path)
 		s.mu.Unlock()
 		writeError(w, &apiError{code: http.StatusNotFound, desc: "Not Found"})
 		return
@@ -55,15 +54,7 @@ func (s *Server) sendPhoto(r *request) (any, *apiError) { return s.sendFile(r, "
 
 // sendFile takes an upload in the multipart field key, or a file_id of a known file.
 func (s *Server) sendFile(r *request, method, key string) (any, *apiError) {
-	c, err := s.target(r)
-	if err != nil {
-		return nil, err
-	}
-	thread, err := s.thread(c, r)
-	if err != nil {
-		return nil, err
-	}
-	reply, err := s.replyTarget(c, r)
+	c, thread, reply, err := s.place(r)
 	if err != nil {
 		return nil, err
 	}

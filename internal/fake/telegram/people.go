@@ -58,7 +58,7 @@ func (s *Server) Say(chatID, user int64, text string, opts ...SayOption) int {
 	}
 	s.store(c, m)
 	s.queue("message", s.wireMessage(c, m, false))
-	s.notify()
+	s.Notify()
 	return m.ID
 }
 

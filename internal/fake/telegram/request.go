@@ -6,12 +6,13 @@ import (
 	"fmt"
 	"io"
 	"mime"
-	"mime/multipart"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mom-agent/mom/internal/fake/fakeserver"
 )
 
 // apiError is an error answer: error_code (also the HTTP status) and description.
@@ -100,11 +101,11 @@ func (s *Server) finish(call *Call, err *apiError) {
 	if err != nil {
 		call.Error = err.desc
 		if err.violation != "" {
-			s.violate("%s: %s", call.Method, err.violation)
+			s.Violate("%s: %s", call.Method, err.violation)
 		}
 	}
 	s.calls = append(s.calls, *call)
-	s.notify()
+	s.Notify()
 }
 
 func writeOK(w http.ResponseWriter, result any) {
@@ -180,29 +181,19 @@ func readRequest(r *http.Request) (*request, *apiError) {
 }
 
 func readMultipart(req *request, body []byte, boundary string) error {
-	if boundary == "" {
-		return fmt.Errorf("no boundary")
+	parts, err := fakeserver.ReadParts(bytes.NewReader(body), boundary)
+	if err != nil {
+		return err
 	}
-	r := multipart.NewReader(bytes.NewReader(body), boundary)
-	for {
-		part, err := r.NextPart()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		data, err := io.ReadAll(part)
-		if err != nil {
-			return err
-		}
-		if part.FileName() != "" {
-			req.files[part.FormName()] = upload{name: part.FileName(), content: data}
-			req.params[part.FormName()] = part.FileName()
+	for _, p := range parts {
+		if p.FileName != "" {
+			req.files[p.Name] = upload{name: p.FileName, content: p.Data}
+			req.params[p.Name] = p.FileName
 			continue
 		}
-		req.params[part.FormName()] = string(data)
+		req.params[p.Name] = string(p.Data)
 	}
+	return nil
 }
 
 // intParam reads an integer parameter; ok is false when it is absent. A value that is not an
@@ -246,7 +237,7 @@ func (s *Server) limited(method string) bool {
 	}
 	now := timeNow()
 	if now.Before(l.until) {
-		s.violate("%s: called again %v before the retry_after of the last 429 passed", method, l.until.Sub(now).Round(time.Millisecond))
+		s.Violate("%s: called again %v before the retry_after of the last 429 passed", method, l.until.Sub(now).Round(time.Millisecond))
 	} else if l.n == 0 {
 		return false
 	} else {

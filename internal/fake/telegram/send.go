@@ -55,6 +55,21 @@ func (s *Server) thread(c *chat, r *request) (int, *apiError) {
 	return int(t), nil
 }
 
+// place reads where a new message goes: the chat, the topic (0 for none) and the message it
+// replies to (0 for none); s.mu is held.
+func (s *Server) place(r *request) (c *chat, thread, reply int, err *apiError) {
+	if c, err = s.target(r); err != nil {
+		return nil, 0, 0, err
+	}
+	if thread, err = s.thread(c, r); err != nil {
+		return nil, 0, 0, err
+	}
+	if reply, err = s.replyTarget(c, r); err != nil {
+		return nil, 0, 0, err
+	}
+	return c, thread, reply, nil
+}
+
 // replyTarget reads reply_parameters (or the older reply_to_message_id): the message a new one
 // replies to, 0 for none.
 func (s *Server) replyTarget(c *chat, r *request) (int, *apiError) {
@@ -146,15 +161,7 @@ func trimText(text string, es []Entity) (string, []Entity) {
 func isWhite(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 func (s *Server) sendMessage(r *request) (any, *apiError) {
-	c, err := s.target(r)
-	if err != nil {
-		return nil, err
-	}
-	thread, err := s.thread(c, r)
-	if err != nil {
-		return nil, err
-	}
-	reply, err := s.replyTarget(c, r)
+	c, thread, reply, err := s.place(r)
 	if err != nil {
 		return nil, err
 	}

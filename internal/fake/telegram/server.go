@@ -1,16 +1,15 @@
 package faketelegram
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
-	"slices"
 	"strings"
 	"sync"
-	"testing"
 	"time"
+
+	"github.com/mom-agent/mom/internal/fake/fakeserver"
 )
 
 // Server is a running fake Telegram Bot API on 127.0.0.1. It is safe for concurrent use.
@@ -19,15 +18,19 @@ type Server struct {
 	bot User
 	tok string
 
+	// Recorder gives Wait, WaitFor and Violations: the client's protocol errors are wrong or
+	// malformed tokens, unknown methods, malformed bodies, missing or mistyped parameters,
+	// markup Telegram cannot parse or texts over the limit (unless RejectMarkup asked for the
+	// rejection), downloads of unknown files.
+	*fakeserver.Recorder
+
 	mu         sync.Mutex
 	closed     bool
-	changed    chan struct{} // closed and replaced on every state change
 	users      map[int64]*User
 	chats      map[int64]*chat
 	files      map[string]*file
 	nextFile   int
 	calls      []Call
-	violations []string
 	limits     map[string]*rateLimit
 	rejectHTML int
 
@@ -60,7 +63,7 @@ func WithWebhook(url string) Option { return func(s *Server) { s.webhook = url }
 func New(opts ...Option) *Server {
 	s := &Server{
 		bot:        User{ID: 7000000001, FirstName: "Mom", Username: "mom_bot", IsBot: true},
-		changed:    make(chan struct{}),
+		Recorder:   fakeserver.NewRecorder("faketelegram", DefaultWait),
 		users:      map[int64]*User{},
 		chats:      map[int64]*chat{},
 		files:      map[string]*file{},
@@ -94,31 +97,10 @@ func (s *Server) Close() {
 		return
 	}
 	s.closed = true
-	s.notify()
+	s.Notify()
 	s.mu.Unlock()
 	s.ts.CloseClientConnections()
 	s.ts.Close()
-}
-
-// notify wakes every waiter; call it with s.mu held after changing state.
-func (s *Server) notify() {
-	close(s.changed)
-	s.changed = make(chan struct{})
-}
-
-// violate records a protocol error by the client; call it with s.mu held.
-func (s *Server) violate(format string, args ...any) {
-	s.violations = append(s.violations, fmt.Sprintf(format, args...))
-}
-
-// Violations returns the protocol errors the client made so far: wrong or malformed tokens,
-// unknown methods, malformed bodies, missing or mistyped parameters, markup Telegram cannot
-// parse or texts over the limit (unless RejectMarkup asked for the rejection), downloads of
-// unknown files.
-func (s *Server) Violations() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return slices.Clone(s.violations)
 }
 
 // Call is one API call the server received.
@@ -137,46 +119,12 @@ type Call struct {
 func (s *Server) Calls(method string) []Call {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var out []Call
-	for _, c := range s.calls {
-		if method == "" || c.Method == method {
-			out = append(out, c)
-		}
-	}
-	return out
+	return fakeserver.Select(s.calls, method, func(c Call) string { return c.Method })
 }
 
-// DefaultWait is how long WaitFor waits before it fails the test.
+// DefaultWait is how long WaitFor waits before it fails the test. Wait and WaitFor wake on
+// every change of the server's state.
 const DefaultWait = 30 * time.Second
-
-// Wait blocks until cond returns true or ctx ends. cond is evaluated at once and again on
-// every change of the server's state, without the server's lock, so it may call any method
-// of the server.
-func (s *Server) Wait(ctx context.Context, what string, cond func() bool) error {
-	for {
-		s.mu.Lock()
-		changed := s.changed
-		s.mu.Unlock()
-		if cond() {
-			return nil
-		}
-		select {
-		case <-changed:
-		case <-ctx.Done():
-			return fmt.Errorf("faketelegram: waiting for %s: %w", what, ctx.Err())
-		}
-	}
-}
-
-// WaitFor is Wait for tests: it waits up to DefaultWait and fails t naming what was awaited.
-func (s *Server) WaitFor(t testing.TB, what string, cond func() bool) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), DefaultWait)
-	defer cancel()
-	if err := s.Wait(ctx, what, cond); err != nil {
-		t.Fatal(err)
-	}
-}
 
 // tokenShape is what Telegram accepts as a token in a path; anything else is 404.
 var tokenShape = regexp.MustCompile(`^[0-9]+:[A-Za-z0-9_-]+$`)
@@ -196,10 +144,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		s.reject(w, "malformed bot token in %s %s", r.Method, redact(r.URL.Path, token))
 		return
 	case token != s.tok:
-		s.mu.Lock()
-		s.violate("wrong bot token in %s %s", r.Method, redact(r.URL.Path, token))
-		s.notify()
-		s.mu.Unlock()
+		s.Violate("wrong bot token in %s %s", r.Method, redact(r.URL.Path, token))
 		writeError(w, &apiError{code: http.StatusUnauthorized, desc: "Unauthorized"})
 		return
 	}
@@ -212,10 +157,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 
 // reject answers 404 as Telegram does for what is not an API path, recording a violation.
 func (s *Server) reject(w http.ResponseWriter, format string, args ...any) {
-	s.mu.Lock()
-	s.violate(format, args...)
-	s.notify()
-	s.mu.Unlock()
+	s.Violate(format, args...)
 	writeError(w, &apiError{code: http.StatusNotFound, desc: "Not Found"})
 }
 

@@ -135,7 +135,7 @@ func (s *Server) CreateTopic(chatID, user int64, name string) int {
 	m := s.store(c, &message{Message: Message{ChatID: chatID, From: user, Date: timeNow()}, topic: &topicCreated{name}})
 	m.Thread = m.ID
 	c.topics[m.ID] = name
-	s.notify()
+	s.Notify()
 	return m.ID
 }
 

@@ -87,7 +87,7 @@ func (s *Server) getUpdates(w http.ResponseWriter, r *http.Request, req *request
 	}
 	p := &poll{end: make(chan *apiError, 1), cut: make(chan struct{})}
 	s.poll = p
-	s.notify()
+	s.Notify()
 	deadline := time.NewTimer(time.Duration(max(timeout, 0)) * time.Second)
 	defer deadline.Stop()
 	for {
@@ -96,7 +96,7 @@ func (s *Server) getUpdates(w http.ResponseWriter, r *http.Request, req *request
 			s.answerPoll(w, p, call, batch)
 			return
 		}
-		changed := s.changed
+		changed := s.Changed()
 		s.mu.Unlock()
 		select {
 		case <-changed:
@@ -141,7 +141,7 @@ func (s *Server) answerPoll(w http.ResponseWriter, p *poll, call *Call, batch []
 func (s *Server) endPoll(p *poll) {
 	if s.poll == p {
 		s.poll = nil
-		s.notify()
+		s.Notify()
 	}
 }
 
@@ -160,7 +160,7 @@ func (s *Server) confirm(offset int64) {
 	if n > 0 {
 		s.confirmed += n
 		s.updates = s.updates[n:]
-		s.notify()
+		s.Notify()
 	}
 }
 
@@ -255,7 +255,7 @@ func (s *Server) DropPoll() bool {
 	}
 	close(s.poll.cut)
 	s.poll = nil
-	s.notify()
+	s.Notify()
 	return true
 }
 
