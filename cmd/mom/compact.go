@@ -3,18 +3,15 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"log/slog"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
 
 	"github.com/mom-agent/mom/internal/compact"
-	"github.com/mom-agent/mom/internal/config"
 	"github.com/mom-agent/mom/internal/render"
 )
 
@@ -25,25 +22,11 @@ import (
 // may be appending to it; two writers would interleave their entries. So with a mom running
 // it refuses and explains that the running one compacts by itself.
 func cmdCompact(ctx context.Context, args []string, std stdio) error {
-	fs := flag.NewFlagSet("mom compact", flag.ContinueOnError)
-	var fl commonFlags
-	fl.register(fs)
-	pos, err := parse(fs, args)
+	cc, err := parseChannelCommand("compact", args, "terminal/local or slack-acme/C0123456789")
 	if err != nil {
 		return err
 	}
-	if len(pos) != 2 {
-		return fmt.Errorf("%w: mom compact needs <data-dir> <adapter>/<channel>", errUsage)
-	}
-	dir, target := pos[0], pos[1]
-	adapterName, channel, ok := strings.Cut(target, "/")
-	if !ok || adapterName == "" || channel == "" {
-		return fmt.Errorf("%w: the channel must be adapter/channel, like terminal/local or slack-acme/C0123456789", errUsage)
-	}
-	cfg, err := readConfig(filepath.Join(dir, config.FileName), fl)
-	if err != nil {
-		return err
-	}
+	dir, target, adapterName, channel, cfg, fl := cc.dir, cc.target, cc.adapter, cc.channel, cc.cfg, cc.fl
 	log, err := newLogger(std.err, fl.logLevel, slog.LevelWarn)
 	if err != nil {
 		return err

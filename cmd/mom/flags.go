@@ -7,8 +7,11 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
+
+	"github.com/mom-agent/mom/internal/config"
 )
 
 // errUsage marks errors in how mom was called; they are printed with the usage text.
@@ -62,6 +65,39 @@ func parseCommand(name string, args []string, extra func(*flag.FlagSet)) (dir st
 	}
 	dir, err = dataDirArg(pos)
 	return dir, fl, err
+}
+
+// channelCommand is what a command on one channel was given: `mom <name> <data-dir>
+// <adapter>/<channel>` with the common flags, and the data directory's config.
+type channelCommand struct {
+	dir              string
+	target           string // adapter/channel, as given
+	adapter, channel string
+	fl               commonFlags
+	cfg              *config.Config
+}
+
+// parseChannelCommand parses the arguments of a command on one channel and reads the config;
+// example shows what a channel looks like in the usage error.
+func parseChannelCommand(name string, args []string, example string) (channelCommand, error) {
+	var c channelCommand
+	fs := flag.NewFlagSet("mom "+name, flag.ContinueOnError)
+	c.fl.register(fs)
+	pos, err := parse(fs, args)
+	if err != nil {
+		return c, err
+	}
+	if len(pos) != 2 {
+		return c, fmt.Errorf("%w: mom %s needs <data-dir> <adapter>/<channel>", errUsage, name)
+	}
+	c.dir, c.target = pos[0], pos[1]
+	var ok bool
+	c.adapter, c.channel, ok = strings.Cut(c.target, "/")
+	if !ok || c.adapter == "" || c.channel == "" {
+		return c, fmt.Errorf("%w: the channel must be adapter/channel, like %s", errUsage, example)
+	}
+	c.cfg, err = readConfig(filepath.Join(c.dir, config.FileName), c.fl)
+	return c, err
 }
 
 // dataDirArg returns the one data directory argument.

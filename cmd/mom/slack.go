@@ -6,8 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"path/filepath"
-	"strings"
 
 	"github.com/mom-agent/mom/internal/adapter/slack"
 	"github.com/mom-agent/mom/internal/chat"
@@ -39,25 +37,11 @@ func cmdSlackManifest(args []string, std stdio) error {
 // text. For Slack it is fetched from Slack, threads included (the original mom's --download);
 // for other adapters it comes from the channel's log.jsonl.
 func cmdDownload(ctx context.Context, args []string, std stdio) error {
-	fs := flag.NewFlagSet("mom download", flag.ContinueOnError)
-	var fl commonFlags
-	fl.register(fs)
-	pos, err := parse(fs, args)
+	cc, err := parseChannelCommand("download", args, "slack-acme/C0123456789")
 	if err != nil {
 		return err
 	}
-	if len(pos) != 2 {
-		return fmt.Errorf("%w: mom download needs <data-dir> <adapter>/<channel>", errUsage)
-	}
-	dir, target := pos[0], pos[1]
-	adapterName, channel, ok := strings.Cut(target, "/")
-	if !ok || adapterName == "" || channel == "" {
-		return fmt.Errorf("%w: the channel must be adapter/channel, like slack-acme/C0123456789", errUsage)
-	}
-	cfg, err := readConfig(filepath.Join(dir, config.FileName), fl)
-	if err != nil {
-		return err
-	}
+	dir, target, adapterName, channel, cfg := cc.dir, cc.target, cc.adapter, cc.channel, cc.cfg
 	var ac *config.Adapter
 	for i := range cfg.Adapters {
 		if cfg.Adapters[i].Name == adapterName {

@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"time"
 )
 
@@ -33,4 +34,30 @@ func RetryRateLimited(ctx context.Context, attempts int, retryAfter func(error) 
 			return fmt.Errorf("%w (gave up waiting out a rate limit: %w)", err, ctx.Err())
 		}
 	}
+}
+
+// RateAttempts is how often an adapter tries a call the platform keeps rate-limiting.
+const RateAttempts = 6
+
+// Retrier retries one platform's calls while the platform asks to slow down, and logs each
+// pause it asks for.
+type Retrier struct {
+	// Platform names the platform in the log ("Slack").
+	Platform string
+	// Log receives the pauses, at debug level.
+	Log *slog.Logger
+	// RetryAfter reports whether an error is the platform's "slow down", and for how long.
+	RetryAfter func(error) (time.Duration, bool)
+}
+
+// Do calls fn until it succeeds, fails for another reason, or has been tried RateAttempts
+// times (RetryRateLimited).
+func (r Retrier) Do(ctx context.Context, fn func() error) error {
+	return RetryRateLimited(ctx, RateAttempts, func(err error) (time.Duration, bool) {
+		d, ok := r.RetryAfter(err)
+		if ok {
+			r.Log.Debug(r.Platform+" asked to slow down", "retryAfter", d)
+		}
+		return d, ok
+	}, fn)
 }

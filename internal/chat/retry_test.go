@@ -3,6 +3,8 @@ package chat
 import (
 	"context"
 	"errors"
+	"log/slog"
+	"strings"
 	"testing"
 	"time"
 )
@@ -50,5 +52,19 @@ func TestRetryRateLimited(t *testing.T) {
 	err = RetryRateLimited(ctx, 5, retryAfter, func() error { return limited{time.Hour} })
 	if !errors.Is(err, context.Canceled) || !errors.As(err, new(limited)) {
 		t.Errorf("a cancelled wait should say both why it waited and why it stopped: %v", err)
+	}
+}
+
+func TestRetrierLogsPausesAndGivesUp(t *testing.T) {
+	var log strings.Builder
+	r := Retrier{Platform: "Slack", Log: slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		RetryAfter: retryAfter}
+	calls := 0
+	err := r.Do(context.Background(), func() error { calls++; return limited{time.Millisecond} })
+	if !errors.As(err, new(limited)) || calls != RateAttempts {
+		t.Errorf("err %v after %d calls; want the rate limit after %d", err, calls, RateAttempts)
+	}
+	if n := strings.Count(log.String(), "Slack asked to slow down"); n != RateAttempts {
+		t.Errorf("%d pauses logged, want %d:\n%s", n, RateAttempts, log.String())
 	}
 }

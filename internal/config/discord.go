@@ -1,7 +1,6 @@
 package config
 
 import (
-	"fmt"
 	"net/url"
 	"strings"
 )
@@ -27,7 +26,7 @@ var discordKind = adapterKind{
 	keys: []string{"botToken", "apiUrl", "gatewayUrl", "replyIn", "verbosity"},
 	dm:   DMPolicy{},
 	decode: func(o *object, a *Adapter) {
-		d := &DiscordOptions{ReplyIn: ReplyInThread, Verbosity: Normal}
+		d := &DiscordOptions{}
 		a.Discord = d
 		d.BotToken = o.token("botToken", "", discordTokenWhat, "")
 		if d.BotToken != "" {
@@ -35,17 +34,12 @@ var discordKind = adapterKind{
 		}
 		d.APIURL = o.url("apiUrl")
 		d.GatewayURL = o.wsURL("gatewayUrl")
-		if r, ok := o.enum("replyIn", "reply placement", []string{string(ReplyInThread), string(ReplyInChannel)}); ok {
-			d.ReplyIn = ReplyIn(r)
-		}
+		d.ReplyIn = o.replyIn()
 		d.Verbosity = o.verbosity()
 	},
 	describe: func(a *Adapter) string {
 		d := a.Discord
-		out := fmt.Sprintf("thread mentions answered in the %s; verbosity %s", d.ReplyIn, d.Verbosity)
-		if d.APIURL != "" {
-			out += "; API " + redactURL(d.APIURL)
-		}
+		out := describeReplies(d.ReplyIn, d.Verbosity, d.APIURL)
 		if d.GatewayURL != "" {
 			out += "; gateway " + redactURL(d.GatewayURL)
 		}

@@ -40,7 +40,7 @@ func TestDiscordOptions(t *testing.T) {
 }
 
 func TestDiscordErrors(t *testing.T) {
-	tests := []struct{ name, in, want string }{
+	checkErrors(t, []errCase{
 		{
 			name: "missing token",
 			in:   `{"adapters": {"guild": {"type": "discord"}}}`,
@@ -81,13 +81,5 @@ func TestDiscordErrors(t *testing.T) {
 			in:   `{"adapters": {"guild": {"type": "discord", "botToken": "` + testDiscordToken + `", "appToken": "x"}}}`,
 			want: `config.json: adapters.guild: unknown key "appToken"`,
 		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := Parse([]byte(tt.in), "config.json", noEnv)
-			if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
-				t.Errorf("error:\n%v\nwant it to start with:\n%s", err, tt.want)
-			}
-		})
-	}
+	})
 }

@@ -47,23 +47,17 @@ var slackKind = adapterKind{
 	keys: []string{"botToken", "appToken", "apiUrl", "replyIn", "verbosity"},
 	dm:   DMPolicy{},
 	decode: func(o *object, a *Adapter) {
-		s := &SlackOptions{ReplyIn: ReplyInThread, Verbosity: Normal}
+		s := &SlackOptions{}
 		a.Slack = s
 		s.BotToken = o.token("botToken", "xoxb-", "the bot token (xoxb-…, from OAuth & Permissions)", "xapp-")
 		s.AppToken = o.token("appToken", "xapp-", "the app-level token (xapp-…, from Basic Information → App-Level Tokens, scope connections:write)", "xoxb-")
 		s.APIURL = o.url("apiUrl")
-		if r, ok := o.enum("replyIn", "reply placement", []string{string(ReplyInThread), string(ReplyInChannel)}); ok {
-			s.ReplyIn = ReplyIn(r)
-		}
+		s.ReplyIn = o.replyIn()
 		s.Verbosity = o.verbosity()
 	},
 	describe: func(a *Adapter) string {
 		s := a.Slack
-		out := fmt.Sprintf("thread mentions answered in the %s; verbosity %s", s.ReplyIn, s.Verbosity)
-		if s.APIURL != "" {
-			out += "; API " + redactURL(s.APIURL)
-		}
-		return out
+		return describeReplies(s.ReplyIn, s.Verbosity, s.APIURL)
 	},
 }
 
@@ -108,4 +102,23 @@ func (o *object) verbosity() Verbosity {
 		return Normal
 	}
 	return Verbosity(v)
+}
+
+// replyIn decodes "replyIn", where a mention inside a thread is answered: in the thread
+// unless it says "channel".
+func (o *object) replyIn() ReplyIn {
+	r, ok := o.enum("replyIn", "reply placement", []string{string(ReplyInThread), string(ReplyInChannel)})
+	if !ok {
+		return ReplyInThread
+	}
+	return ReplyIn(r)
+}
+
+// describeReplies is what `mom check` says of a threaded chat's reply options and API seam.
+func describeReplies(in ReplyIn, v Verbosity, apiURL string) string {
+	out := fmt.Sprintf("thread mentions answered in the %s; verbosity %s", in, v)
+	if apiURL != "" {
+		out += "; API " + redactURL(apiURL)
+	}
+	return out
 }

@@ -34,7 +34,7 @@ func TestTelegramOptions(t *testing.T) {
 }
 
 func TestTelegramErrors(t *testing.T) {
-	tests := []struct{ name, in, want string }{
+	checkErrors(t, []errCase{
 		{
 			name: "missing token",
 			in:   `{"adapters": {"tg": {"type": "telegram"}}}`,
@@ -65,13 +65,5 @@ func TestTelegramErrors(t *testing.T) {
 			in:   `{"adapters": {"tg": {"type": "telegram", "botToken": "1:x", "token": "1:x"}}}`,
 			want: `config.json: adapters.tg: unknown key "token"`,
 		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := Parse([]byte(tt.in), "config.json", noEnv)
-			if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
-				t.Errorf("error:\n%v\nwant:\n%s", err, tt.want)
-			}
-		})
-	}
+	})
 }

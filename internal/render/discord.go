@@ -156,18 +156,10 @@ func fenceLang(lang string) string {
 // quote prefixes each line with "> ". Discord reads ">" as a quote only at the start of a
 // line, so in a list item, where the line will be indented, the marker is written as text.
 func (d discordDialect) quote(body []outLine, inList bool) []outLine {
-	marker := "> "
 	if inList {
-		marker = d.escape(marker)
+		return prefixLines(body, d.escape("> "))
 	}
-	out := make([]outLine, len(body))
-	for i, l := range body {
-		if !l.verbatim && l.text != "" {
-			l.text = marker + l.text
-		}
-		out[i] = l
-	}
-	return out
+	return prefixLines(body, "> ")
 }
 
 func (discordDialect) thematicBreak() string { return "──────────" }
@@ -177,18 +169,4 @@ func (discordDialect) thematicBreak() string { return "────────�
 func (discordDialect) finishLine(s string) string { return breakFences(s) }
 
 // discordURL percent-encodes what would end the url inside <…> or (…) early.
-func discordURL(url string) string {
-	const hex = "0123456789ABCDEF"
-	var b strings.Builder
-	for i := 0; i < len(url); i++ {
-		switch c := url[i]; {
-		case c <= ' ' || c == 0x7f || c == '<' || c == '>' || c == '(' || c == ')' || c == '`':
-			b.WriteByte('%')
-			b.WriteByte(hex[c>>4])
-			b.WriteByte(hex[c&15])
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
-}
+func discordURL(url string) string { return percentEncode(url, "<>()`") }

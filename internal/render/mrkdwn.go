@@ -67,13 +67,20 @@ func (s slackDialect) codeBlock(_, code string) []outLine {
 // they remain code blocks. Slack only reads ">" as a quote at the very start of a line,
 // so in a list item, where the line will be indented, the marker is written as text.
 func (s slackDialect) quote(body []outLine, inList bool) []outLine {
-	marker := "> "
 	if inList {
-		marker = s.escape(marker)
+		return prefixLines(body, s.escape("> "))
 	}
+	return prefixLines(body, "> ")
+}
+
+// prefixLines puts marker before every line of text that is not blank: a quote's lines. Code
+// blocks stay at the start of their lines so they remain code blocks.
+func prefixLines(body []outLine, marker string) []outLine {
 	out := make([]outLine, len(body))
 	for i, l := range body {
-		if !l.verbatim && l.text != "" {
+		// A line of only spaces (a blank code span) ends up empty once trailing space is
+		// trimmed, so it gets no marker: a lone ">" would show as text.
+		if !l.verbatim && strings.TrimSpace(l.text) != "" {
 			l.text = marker + l.text
 		}
 		out[i] = l
@@ -129,17 +136,20 @@ func wrapLines(inner, mark string) string {
 // characters, '<', and '`', which could form a fence) are percent-encoded; '&' is
 // escaped as everywhere else in a Slack message.
 func slackURL(url string) string {
+	return strings.ReplaceAll(percentEncode(url, "|<>`"), "&", "&amp;")
+}
+
+// percentEncode percent-encodes spaces, control characters and the bytes of special in url:
+// what cannot stand in a url inside a dialect's link markup.
+func percentEncode(url, special string) string {
 	const hex = "0123456789ABCDEF"
 	var b strings.Builder
 	for i := 0; i < len(url); i++ {
-		switch c := url[i]; {
-		case c == '&':
-			b.WriteString("&amp;")
-		case c <= ' ' || c == 0x7f || c == '|' || c == '<' || c == '>' || c == '`':
+		if c := url[i]; c <= ' ' || c == 0x7f || strings.IndexByte(special, c) >= 0 {
 			b.WriteByte('%')
 			b.WriteByte(hex[c>>4])
 			b.WriteByte(hex[c&15])
-		default:
+		} else {
 			b.WriteByte(c)
 		}
 	}

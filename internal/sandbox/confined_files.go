@@ -19,10 +19,7 @@ func (m workspaceMap) open(ctx context.Context, path string, v visibility) (io.R
 	if err != nil {
 		return nil, err
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	f, err := os.Open(p)
+	f, err := openHost(ctx, p)
 	if err != nil {
 		return nil, err
 	}
@@ -56,14 +53,7 @@ func (m workspaceMap) stat(ctx context.Context, path string, v visibility) (File
 	if err != nil {
 		return FileInfo{}, err
 	}
-	if err := ctx.Err(); err != nil {
-		return FileInfo{}, err
-	}
-	fi, err := os.Stat(p)
-	if err != nil {
-		return FileInfo{}, err
-	}
-	return FileInfo{Size: fi.Size(), IsDir: fi.IsDir()}, nil
+	return statHost(ctx, p)
 }
 
 func (m workspaceMap) writeFile(ctx context.Context, path string, r io.Reader, v visibility) error {

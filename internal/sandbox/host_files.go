@@ -13,14 +13,19 @@ func (h *Host) Open(ctx context.Context, path string) (io.ReadCloser, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	f, err := os.Open(p)
+	f, err := openHost(ctx, p)
 	if err != nil {
 		return nil, err
 	}
 	return ctxReadCloser{ctxReader{ctx, f}, f}, nil
+}
+
+// openHost opens the host file p for reading, unless the run has ended.
+func openHost(ctx context.Context, p string) (*os.File, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return os.Open(p)
 }
 
 // ctxReadCloser is an open file whose reads stop when the run that opened it ends.
@@ -35,6 +40,11 @@ func (h *Host) Stat(ctx context.Context, path string) (FileInfo, error) {
 	if err != nil {
 		return FileInfo{}, err
 	}
+	return statHost(ctx, p)
+}
+
+// statHost stats the host file p, following symlinks, unless the run has ended.
+func statHost(ctx context.Context, p string) (FileInfo, error) {
 	if err := ctx.Err(); err != nil {
 		return FileInfo{}, err
 	}

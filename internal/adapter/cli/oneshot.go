@@ -35,6 +35,12 @@ func (o *oneShot) Event(ev agent.Event) {
 		}
 	case agent.EventRetryStart:
 		p.line("  retrying: " + firstLine(ev.ErrorMessage, 200))
+	case agent.EventCompactionStart:
+		p.line("Compacting context…")
+	case agent.EventCompactionEnd:
+		if line := render.CompactionLine(ev); line != "" {
+			p.line(line)
+		}
 	case agent.EventAgentEnd:
 		o.result = ev
 		switch ev.StopReason {

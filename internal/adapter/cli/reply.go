@@ -52,6 +52,10 @@ func (r *reply) Event(ev agent.Event) {
 			ev.Delay.Round(100*time.Millisecond), ev.Attempt, ev.MaxAttempts, firstLine(ev.ErrorMessage, 200))))
 	case agent.EventCompactionStart:
 		w.line(w.dim("Compacting context…"))
+	case agent.EventCompactionEnd:
+		if line := render.CompactionLine(ev); line != "" {
+			w.line(w.dim(line))
+		}
 	case agent.EventAgentEnd:
 		w.endLine()
 		switch ev.StopReason {

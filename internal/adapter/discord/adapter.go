@@ -26,6 +26,7 @@ import (
 	"github.com/disgoorg/disgo/gateway"
 	"github.com/disgoorg/disgo/rest"
 
+	"github.com/mom-agent/mom/internal/adapter/fetch"
 	"github.com/mom-agent/mom/internal/chat"
 	"github.com/mom-agent/mom/internal/config"
 	"github.com/mom-agent/mom/internal/render"
@@ -76,15 +77,16 @@ type Adapter struct {
 	dir      *directory
 	seen     *chat.Dedup
 	lanes    *chat.Lanes
-	threadMu sync.Mutex // one thread creation at a time, so a message never gets two
+	rate     chat.Retrier
+	fetch    *fetch.Fetcher
+	run      chat.Routines // the gateway connection's goroutine
+	threadMu sync.Mutex    // one thread creation at a time, so a message never gets two
 
-	wg      sync.WaitGroup // the gateway connection's goroutine
 	mu      sync.Mutex
 	bot     chat.User
 	gw      *gatewayConn
 	in      chat.Inbox
 	ctx     context.Context // lives from Start to Stop
-	cancel  context.CancelFunc
 	pending map[string]bool // guilds READY listed whose GUILD_CREATE has not come yet
 	synced  chan struct{}   // closed when pending empties after READY
 }
@@ -120,6 +122,9 @@ func New(opts Options) *Adapter {
 		seen:     chat.NewDedup(4096),
 		lanes:    chat.NewLanes(),
 		dir:      newDirectory(),
+		rate:     chat.Retrier{Platform: "Discord", Log: log, RetryAfter: retryAfter},
+		fetch: &fetch.Fetcher{Platform: "Discord", Adapter: opts.Name, Store: opts.Store, Log: log,
+			Max: maxAttachment},
 	}
 	return a
 }
@@ -170,9 +175,9 @@ func (a *Adapter) Start(ctx context.Context, in chat.Inbox) error {
 		}
 		url = gb.URL
 	}
-	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	runCtx := a.run.Begin(ctx)
 	a.mu.Lock()
-	a.bot, a.in, a.ctx, a.cancel = bot, in, runCtx, cancel
+	a.bot, a.in, a.ctx = bot, in, runCtx
 	a.synced = make(chan struct{})
 	a.mu.Unlock()
 	a.dir.setUser(bot)
@@ -183,22 +188,18 @@ func (a *Adapter) Start(ctx context.Context, in chat.Inbox) error {
 	a.gw = gw
 	a.mu.Unlock()
 	first := make(chan error, 1)
-	a.wg.Add(1)
-	go func() { defer a.wg.Done(); gw.run(runCtx, first) }()
+	a.run.Go(func() { gw.run(runCtx, first) })
 	select {
 	case err := <-first:
 		if err != nil {
-			cancel()
-			a.wg.Wait()
+			a.run.Abort()
 			return fmt.Errorf("could not connect to the Discord gateway (%s): %w", url, explainClose(err))
 		}
 	case <-time.After(30 * time.Second):
-		cancel()
-		a.wg.Wait()
+		a.run.Abort()
 		return fmt.Errorf("the Discord gateway (%s) sent no READY within 30 seconds", url)
 	case <-ctx.Done():
-		cancel()
-		a.wg.Wait()
+		a.run.Abort()
 		return ctx.Err()
 	}
 	select {
@@ -215,20 +216,7 @@ func (a *Adapter) Start(ctx context.Context, in chat.Inbox) error {
 
 // Stop closes the gateway and waits for the messages being handled.
 func (a *Adapter) Stop(ctx context.Context) error {
-	a.mu.Lock()
-	cancel := a.cancel
-	a.mu.Unlock()
-	if cancel != nil {
-		cancel()
-	}
-	done := make(chan struct{})
-	go func() { a.wg.Wait(); a.lanes.Wait(); close(done) }()
-	select {
-	case <-done:
-		return nil
-	case <-ctx.Done():
-		return fmt.Errorf("discord adapter %s did not stop in time: %w", a.opts.Name, ctx.Err())
-	}
+	return a.run.Stop(ctx, "discord adapter "+a.opts.Name, a.lanes)
 }
 
 // explain turns REST errors into advice for the person setting mom up.

@@ -1,8 +1,6 @@
 package discord
 
 import (
-	"slices"
-	"strings"
 	"sync"
 
 	"github.com/disgoorg/disgo/discord"
@@ -63,12 +61,7 @@ func (d *directory) user(id string) (chat.User, bool) {
 func (d *directory) byUsername(name string) (chat.User, bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	for _, u := range d.users {
-		if strings.EqualFold(u.Username, name) {
-			return u, true
-		}
-	}
-	return chat.User{}, false
+	return chat.UserNamed(d.users, name)
 }
 
 // addChannel learns a guild channel: text and announcement channels become channels, threads
@@ -138,22 +131,11 @@ func (d *directory) channelName(id string) (string, bool) {
 func (d *directory) userList() []chat.User {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return sortedValues(d.users, func(u chat.User) string { return u.Username })
+	return chat.SortedUsers(d.users)
 }
 
 func (d *directory) channelList() []chat.Channel {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return sortedValues(d.chans, func(c chat.Channel) string { return c.Name })
-}
-
-// sortedValues returns m's values ordered by key, so the system prompt lists people and
-// channels the same way every run (and the prompt cache keeps working).
-func sortedValues[T any](m map[string]T, key func(T) string) []T {
-	out := make([]T, 0, len(m))
-	for _, v := range m {
-		out = append(out, v)
-	}
-	slices.SortFunc(out, func(a, b T) int { return strings.Compare(key(a), key(b)) })
-	return out
+	return chat.SortedChannels(d.chans)
 }

@@ -113,7 +113,7 @@ func (a *Adapter) placeOf(ctx context.Context, m discord.Message) (channel, thre
 		return id, "", false, nil
 	}
 	var c discord.Channel
-	err = a.retry(ctx, func() (err error) {
+	err = a.rate.Do(ctx, func() (err error) {
 		c, err = a.channels.GetChannel(m.ChannelID, rest.WithCtx(ctx))
 		return err
 	})

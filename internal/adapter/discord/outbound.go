@@ -19,22 +19,8 @@ import (
 	"github.com/mom-agent/mom/internal/render"
 )
 
-// rateAttempts is how often a call is tried when Discord keeps answering 429.
-const rateAttempts = 6
-
 // maxUpload is the largest file a bot may send without server boosts.
 const maxUpload = 10 << 20
-
-// retry calls fn again after the pause Discord asks for when it answers 429.
-func (a *Adapter) retry(ctx context.Context, fn func() error) error {
-	return chat.RetryRateLimited(ctx, rateAttempts, func(err error) (time.Duration, bool) {
-		d, ok := retryAfter(err)
-		if ok {
-			a.log.Debug("Discord asked to slow down", "retryAfter", d)
-		}
-		return d, ok
-	}, fn)
-}
 
 // retryAfter reads a 429's wait: retry_after in the body (seconds, with a fraction), else the
 // Retry-After header (whole seconds).
@@ -58,28 +44,16 @@ func retryAfter(err error) (time.Duration, bool) {
 // format converts the model's markdown to Discord's, with @username of known people turned
 // into real mentions.
 func (a *Adapter) format(md string) string {
-	return render.Discord(md, func(name string) (string, bool) {
-		if u, ok := a.dir.byUsername(name); ok {
-			return "<@" + u.ID + ">", true
-		}
-		return "", false
-	})
+	return render.Discord(md, render.IDMention(a.dir.byUsername))
 }
 
 // Post sends markdown as one or more messages (split at Discord's limit) and returns the
 // first one's id.
 func (a *Adapter) Post(ctx context.Context, channelID string, out chat.Outgoing) (string, error) {
-	var first string
-	for _, part := range render.Split(a.format(out.Text), MaxText) {
+	return render.PostParts(render.Split(a.format(out.Text), MaxText), func(part string) (string, error) {
 		id, _, err := a.postRaw(ctx, channelID, out.ThreadOf, part, "")
-		if err != nil {
-			return first, err
-		}
-		if first == "" {
-			first = id
-		}
-	}
-	return first, nil
+		return id, err
+	})
 }
 
 // postRaw sends text that is already Discord markdown into a channel, or into the thread of
@@ -96,7 +70,7 @@ func (a *Adapter) postRaw(ctx context.Context, channelID, threadOf, text, thread
 		mc.MessageReference = &discord.MessageReference{MessageID: ptr(mustID(reply))}
 	}
 	var msg *discord.Message
-	err = a.retry(ctx, func() (err error) {
+	err = a.rate.Do(ctx, func() (err error) {
 		msg, err = a.channels.CreateMessage(mustID(target), mc, rest.WithCtx(ctx))
 		return err
 	})
@@ -127,7 +101,7 @@ func (a *Adapter) threadFor(ctx context.Context, channelID, threadOf, name strin
 	if name == "" {
 		name = "Details"
 	}
-	err = a.retry(ctx, func() error {
+	err = a.rate.Do(ctx, func() error {
 		_, err := a.threads.CreateThreadFromMessage(mustID(channelID), mustID(threadOf),
 			discord.ThreadCreateFromMessage{Name: name, AutoArchiveDuration: discord.AutoArchiveDuration24h}, rest.WithCtx(ctx))
 		return err
@@ -154,7 +128,7 @@ func (a *Adapter) Update(ctx context.Context, channelID, messageID, text string)
 }
 
 func (a *Adapter) updateRaw(ctx context.Context, channelID, messageID, text string) error {
-	err := a.retry(ctx, func() error {
+	err := a.rate.Do(ctx, func() error {
 		_, err := a.channels.UpdateMessage(mustID(channelID), mustID(messageID), discord.MessageUpdate{Content: &text}, rest.WithCtx(ctx))
 		return err
 	})
@@ -166,7 +140,7 @@ func (a *Adapter) updateRaw(ctx context.Context, channelID, messageID, text stri
 
 // Delete removes a message the bot posted.
 func (a *Adapter) Delete(ctx context.Context, channelID, messageID string) error {
-	err := a.retry(ctx, func() error {
+	err := a.rate.Do(ctx, func() error {
 		return a.channels.DeleteMessage(mustID(channelID), mustID(messageID), rest.WithCtx(ctx))
 	})
 	if err != nil {
@@ -194,7 +168,7 @@ func (a *Adapter) Upload(ctx context.Context, channelID string, f chat.File) err
 	if f.Title != "" && f.Title != name {
 		text = a.format("**" + f.Title + "**")
 	}
-	err = a.retry(ctx, func() error {
+	err = a.rate.Do(ctx, func() error {
 		file, err := os.Open(f.Path)
 		if err != nil {
 			return err

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/mom-agent/mom/internal/chat"
-	"github.com/mom-agent/mom/internal/config"
 	"github.com/mom-agent/mom/internal/hub"
 	"github.com/mom-agent/mom/internal/render"
 )
@@ -23,43 +22,19 @@ const typingEvery = 8 * time.Second
 // in that thread unless replyIn is "channel"; DMs and events are answered at the top level.
 // The typing indicator stays on until the run ends.
 func (a *Adapter) Reply(ctx context.Context, channelID string, trigger chat.Message) hub.Reply {
-	thread := ""
-	if a.opts.Config.ReplyIn != config.ReplyInChannel && !trigger.IsDM {
-		thread = trigger.ReplyTo
-	}
-	status := ""
-	if f := trigger.EventFile(); f != "" {
-		status = "_Starting event: " + f + "_"
-	}
+	thread := render.ReplyThread(a.opts.Config.ReplyIn, trigger)
 	s := &surface{a: a, channel: channelID, threadName: threadName(trigger.Text)}
 	p := render.NewProgress(ctx, s, render.Style{
 		Format: a.format, MaxText: MaxText, Edit: true, Delete: true, Threads: true,
 		EditEvery: editEvery, Verbosity: a.opts.Config.Verbosity,
-	}, render.Options{ThreadOf: thread, Status: status, Log: a.log.With("channel", channelID)})
-	r := &reply{Progress: p, a: a, channel: channelID, thread: thread}
+	}, render.Options{ThreadOf: thread, Status: render.EventStatus(trigger), Log: a.log.With("channel", channelID)})
+	r := render.NewReply(p, a, channelID, thread)
 	where := channelID
 	if thread != "" {
 		where = thread
 	}
-	tctx, stop := context.WithCancel(context.WithoutCancel(ctx))
-	r.stopTyping = stop
-	r.typing.Add(1)
-	go func() { defer r.typing.Done(); a.keepTyping(tctx, where) }()
+	r.KeepTyping(ctx, typingEvery, func(ctx context.Context) error { return a.sendTyping(ctx, where) })
 	return r
-}
-
-// keepTyping shows the typing indicator until ctx ends.
-func (a *Adapter) keepTyping(ctx context.Context, channelID string) {
-	for {
-		if err := a.sendTyping(ctx, channelID); err != nil && ctx.Err() == nil {
-			a.log.Debug("could not show the typing indicator", "channel", channelID, "err", err)
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(typingEvery):
-		}
-	}
 }
 
 // threadName names the details thread after the request, as people would name it.
@@ -72,29 +47,6 @@ func threadName(text string) string {
 		return "Details"
 	}
 	return line
-}
-
-// reply is one run's reply: the shared progress renderer, uploads into the same place, and
-// the typing indicator.
-type reply struct {
-	*render.Progress
-	a          *Adapter
-	channel    string
-	thread     string
-	stopTyping context.CancelFunc
-	typing     sync.WaitGroup
-}
-
-// Upload sends a file the agent attached to where the reply is.
-func (r *reply) Upload(ctx context.Context, hostPath, title string) error {
-	return r.a.Upload(ctx, r.channel, chat.File{Path: hostPath, Title: title, ThreadOf: r.thread})
-}
-
-// Close stops the typing indicator and waits for the final state to be posted.
-func (r *reply) Close(ctx context.Context) error {
-	r.stopTyping()
-	r.typing.Wait()
-	return r.Progress.Close(ctx)
 }
 
 // surface is a channel as the renderer sees it: texts are Discord markdown already. Messages

@@ -19,6 +19,7 @@ import (
 	slackgo "github.com/slack-go/slack"
 	"github.com/slack-go/slack/socketmode"
 
+	"github.com/mom-agent/mom/internal/adapter/fetch"
 	"github.com/mom-agent/mom/internal/chat"
 	"github.com/mom-agent/mom/internal/config"
 	"github.com/mom-agent/mom/internal/store"
@@ -55,6 +56,9 @@ type Adapter struct {
 	dir   *directory
 	seen  *chat.Dedup
 	lanes *chat.Lanes
+	rate  chat.Retrier
+	run   chat.Routines
+	fetch *fetch.Fetcher
 
 	mu    sync.Mutex
 	bot   chat.User // the bot's own user
@@ -63,9 +67,7 @@ type Adapter struct {
 	// like any other (a revoked token is reported, but the person may fix it in Slack).
 	everConnected bool
 	// up says the Socket Mode connection is open (see Connected).
-	up     atomic.Bool
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
+	up atomic.Bool
 }
 
 // New returns an adapter that is not connected yet; Start connects it.
@@ -90,6 +92,9 @@ func New(opts Options) *Adapter {
 		opts: opts, http: hc, log: log,
 		api:  slackgo.New(opts.Config.BotToken, apiOpts...),
 		seen: chat.NewDedup(4096),
+		rate: chat.Retrier{Platform: "Slack", Log: log, RetryAfter: retryAfter},
+		fetch: &fetch.Fetcher{Platform: "Slack", Adapter: opts.Name, Store: opts.Store, Log: log,
+			Max: maxAttachment},
 	}
 	a.dir = newDirectory(a)
 	a.lanes = chat.NewLanes()
@@ -138,20 +143,15 @@ func (a *Adapter) Start(ctx context.Context, in chat.Inbox) error {
 	}
 	a.log.Info("signed in to Slack", "team", auth.Team, "bot", auth.User, "users", len(a.dir.users()), "channels", len(a.dir.channels()))
 
-	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	a.mu.Lock()
-	a.cancel = cancel
-	a.mu.Unlock()
+	runCtx := a.run.Begin(ctx)
 	sm := socketmode.New(a.api, socketmode.OptionLog(slogLogger{a.log}))
 	hello := make(chan struct{})
 	refused := make(chan error, 1)
-	a.wg.Add(2)
-	go func() { defer a.wg.Done(); a.connectLoop(runCtx, sm, refused) }()
-	go func() { defer a.wg.Done(); a.events(runCtx, sm, in, hello) }()
+	a.run.Go(func() { a.connectLoop(runCtx, sm, refused) })
+	a.run.Go(func() { a.events(runCtx, sm, in, hello) })
 
 	fail := func(err error) error {
-		cancel()
-		a.wg.Wait()
+		a.run.Abort()
 		return err
 	}
 	select {
@@ -165,28 +165,14 @@ func (a *Adapter) Start(ctx context.Context, in chat.Inbox) error {
 	}
 	// Backfill after connecting, so nothing said in between is missed; the lanes keep each
 	// channel's messages in order and the dedup set drops what arrives both ways.
-	a.wg.Add(1)
-	go func() { defer a.wg.Done(); a.backfill(runCtx, in) }()
+	a.run.Go(func() { a.backfill(runCtx, in) })
 	return nil
 }
 
 // Stop closes the connection and waits for the adapter's goroutines.
 func (a *Adapter) Stop(ctx context.Context) error {
-	a.mu.Lock()
-	cancel := a.cancel
-	a.mu.Unlock()
-	if cancel != nil {
-		cancel()
-	}
 	a.up.Store(false)
-	done := make(chan struct{})
-	go func() { a.wg.Wait(); a.lanes.Wait(); close(done) }()
-	select {
-	case <-done:
-		return nil
-	case <-ctx.Done():
-		return fmt.Errorf("slack adapter %s did not stop in time: %w", a.opts.Name, ctx.Err())
-	}
+	return a.run.Stop(ctx, "slack adapter "+a.opts.Name, a.lanes)
 }
 
 // explain turns slack-go's terse error codes into advice for the person setting mom up.

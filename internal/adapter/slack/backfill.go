@@ -57,7 +57,7 @@ func (a *Adapter) backfillChannel(ctx context.Context, in chat.Inbox, channelID 
 	cursor := ""
 	for range backfillPages {
 		var resp *slackgo.GetConversationHistoryResponse
-		err := a.retry(ctx, func() (err error) {
+		err := a.rate.Do(ctx, func() (err error) {
 			resp, err = a.api.GetConversationHistoryContext(ctx, &slackgo.GetConversationHistoryParameters{
 				ChannelID: channelID, Oldest: formatTS(last.TS), Inclusive: false,
 				Limit: backfillPageSize, Cursor: cursor,

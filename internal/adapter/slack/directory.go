@@ -3,7 +3,6 @@ package slack
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 	"sync"
 
@@ -40,7 +39,7 @@ func (d *directory) load(ctx context.Context) error {
 	cursor := ""
 	for {
 		var page []slackgo.Channel
-		err := d.a.retry(ctx, func() (err error) {
+		err := d.a.rate.Do(ctx, func() (err error) {
 			page, cursor, err = d.a.api.GetConversationsContext(ctx, &slackgo.GetConversationsParameters{
 				Cursor: cursor, ExcludeArchived: true, Limit: 200,
 				Types: []string{"public_channel", "private_channel", "mpim", "im"},
@@ -76,7 +75,7 @@ func (a *Adapter) allUsers(ctx context.Context) ([]slackgo.User, error) {
 	var out []slackgo.User
 	for {
 		var err error
-		err = a.retry(ctx, func() error {
+		err = a.rate.Do(ctx, func() error {
 			next, err := p.Next(ctx)
 			if err == nil {
 				p = next
@@ -146,36 +145,20 @@ func (d *directory) isIM(id string) bool {
 func (d *directory) users() []chat.User {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return sortedValues(d.byID, func(u chat.User) string { return u.Username })
+	return chat.SortedUsers(d.byID)
 }
 
 func (d *directory) channels() []chat.Channel {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return sortedValues(d.chans, func(c chat.Channel) string { return c.Name })
-}
-
-// sortedValues returns m's values ordered by key, so the system prompt lists people and
-// channels the same way every run (and the prompt cache keeps working).
-func sortedValues[T any](m map[string]T, key func(T) string) []T {
-	out := make([]T, 0, len(m))
-	for _, v := range m {
-		out = append(out, v)
-	}
-	slices.SortFunc(out, func(a, b T) int { return strings.Compare(key(a), key(b)) })
-	return out
+	return chat.SortedChannels(d.chans)
 }
 
 // byUsername finds a user by handle, for turning the model's @username into a mention.
 func (d *directory) byUsername(name string) (chat.User, bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	for _, u := range d.byID {
-		if strings.EqualFold(u.Username, name) {
-			return u, true
-		}
-	}
-	return chat.User{}, false
+	return chat.UserNamed(d.byID, name)
 }
 
 // sender names who wrote a message, asking Slack about people who joined since start-up.

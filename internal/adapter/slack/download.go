@@ -25,7 +25,7 @@ func (a *Adapter) Download(ctx context.Context, channelID string, w, progress io
 	cursor := ""
 	for {
 		var resp *slackgo.GetConversationHistoryResponse
-		err := a.retry(ctx, func() (err error) {
+		err := a.rate.Do(ctx, func() (err error) {
 			resp, err = a.api.GetConversationHistoryContext(ctx, &slackgo.GetConversationHistoryParameters{
 				ChannelID: channelID, Limit: 200, Cursor: cursor})
 			return err
@@ -68,7 +68,7 @@ func (a *Adapter) replies(ctx context.Context, channelID, ts string) ([]slackgo.
 	for {
 		var msgs []slackgo.Message
 		var more bool
-		err := a.retry(ctx, func() (err error) {
+		err := a.rate.Do(ctx, func() (err error) {
 			msgs, more, cursor, err = a.api.GetConversationRepliesContext(ctx, &slackgo.GetConversationRepliesParameters{
 				ChannelID: channelID, Timestamp: ts, Limit: 200, Cursor: cursor})
 			return err

@@ -14,6 +14,7 @@ import (
 	slackgo "github.com/slack-go/slack"
 	"github.com/slack-go/slack/slackevents"
 
+	"github.com/mom-agent/mom/internal/adapter/fetch"
 	"github.com/mom-agent/mom/internal/chat"
 )
 
@@ -124,21 +125,15 @@ func formatTS(t time.Time) string {
 	return fmt.Sprintf("%d.%06d", t.Unix(), t.Nanosecond()/1000)
 }
 
-// download saves a shared file into the channel's attachments. Failures are described in the
-// attachment, so the model hears of the file even when it could not be fetched.
+// download saves a shared file into the channel's attachments. Slack's download addresses
+// need the bot token.
 func (a *Adapter) download(ctx context.Context, channel string, ts time.Time, f slackgo.File) chat.Attachment {
-	name := f.Name
-	if name == "" {
-		name = f.Title
+	file := fetch.File{Name: f.Name, MimeType: f.Mimetype, Size: int64(f.Size)}
+	if file.Name == "" {
+		file.Name = f.Title
 	}
-	if name == "" {
-		name = f.ID
-	}
-	att := chat.Attachment{Filename: name, MimeType: f.Mimetype, Size: int64(f.Size)}
-	fail := func(err error) chat.Attachment {
-		a.log.Warn("could not download a file from Slack", "channel", channel, "file", name, "err", err)
-		att.Error = err.Error()
-		return att
+	if file.Name == "" {
+		file.Name = f.ID
 	}
 	url := f.URLPrivateDownload
 	if url == "" {
@@ -146,41 +141,25 @@ func (a *Adapter) download(ctx context.Context, channel string, ts time.Time, f 
 	}
 	switch {
 	case f.Mode == "tombstone" || f.Mode == "hidden_by_limit":
-		return fail(errors.New("Slack no longer makes this file available"))
+		file.Gone = errors.New("Slack no longer makes this file available")
 	case url == "":
-		return fail(errors.New("Slack gave no download address for the file"))
-	case f.Size > maxAttachment:
-		return fail(fmt.Errorf("the file is %d MB, over mom's limit of %d MB", f.Size>>20, maxAttachment>>20))
+		file.Gone = errors.New("Slack gave no download address for the file")
 	}
-	ch, err := a.opts.Store.Channel(a.opts.Name, channel)
-	if err != nil {
-		return fail(err)
-	}
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		return fail(err)
-	}
-	req.Header.Set("Authorization", "Bearer "+a.opts.Config.BotToken)
-	resp, err := a.http.Do(req)
-	if err != nil {
-		return fail(fmt.Errorf("download failed: %w", err))
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return fail(fmt.Errorf("download failed: Slack answered %s", resp.Status))
-	}
-	// Without the files:read scope Slack answers with its sign-in page instead of the file.
-	if ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); ct == "text/html" && !strings.Contains(f.Mimetype, "html") {
-		return fail(errors.New("Slack sent its sign-in page instead of the file; the app needs the files:read scope (see `mom slack-manifest`)"))
-	}
-	saved, err := ch.SaveAttachment(name, ts, io.Reader(resp.Body), maxAttachment)
-	if err != nil {
-		return fail(err)
-	}
-	if saved.MimeType == "" {
-		saved.MimeType = f.Mimetype
-	}
-	return saved
+	return a.fetch.Save(ctx, channel, ts, file, func(ctx context.Context) (io.ReadCloser, error) {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		if err != nil {
+			return nil, err
+		}
+		req.Header.Set("Authorization", "Bearer "+a.opts.Config.BotToken)
+		resp, err := fetch.Get(a.http, req, "Slack")
+		if err != nil {
+			return nil, err
+		}
+		// Without the files:read scope Slack answers with its sign-in page instead of the file.
+		if ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); ct == "text/html" && !strings.Contains(f.Mimetype, "html") {
+			resp.Body.Close()
+			return nil, errors.New("Slack sent its sign-in page instead of the file; the app needs the files:read scope (see `mom slack-manifest`)")
+		}
+		return resp.Body, nil
+	})
 }

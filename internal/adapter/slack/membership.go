@@ -19,7 +19,7 @@ func (a *Adapter) MemberChannels(ctx context.Context, userID string) ([]string, 
 	for {
 		var page []slackgo.Channel
 		var next string
-		err := a.retry(ctx, func() (err error) {
+		err := a.rate.Do(ctx, func() (err error) {
 			page, next, err = a.api.GetConversationsForUserContext(ctx, &slackgo.GetConversationsForUserParameters{
 				UserID: userID, Cursor: cursor, Limit: 200, ExcludeArchived: true,
 				Types: []string{"public_channel", "private_channel", "mpim", "im"},

@@ -14,46 +14,27 @@ import (
 	"github.com/mom-agent/mom/internal/render"
 )
 
-// rateAttempts is how often a call is tried when Slack keeps saying "slow down".
-const rateAttempts = 6
-
-// retry calls fn again after the pause Slack asks for when it answers 429.
-func (a *Adapter) retry(ctx context.Context, fn func() error) error {
-	return chat.RetryRateLimited(ctx, rateAttempts, func(err error) (time.Duration, bool) {
-		var rl *slackgo.RateLimitedError
-		if errors.As(err, &rl) {
-			a.log.Debug("Slack asked to slow down", "retryAfter", rl.RetryAfter)
-			return rl.RetryAfter, true
-		}
-		return 0, false
-	}, fn)
+// retryAfter reads the pause Slack asks for when it answers 429.
+func retryAfter(err error) (time.Duration, bool) {
+	var rl *slackgo.RateLimitedError
+	if errors.As(err, &rl) {
+		return rl.RetryAfter, true
+	}
+	return 0, false
 }
 
 // mrkdwn converts the model's markdown to Slack's markup, with @username of people in the
 // workspace turned into real mentions.
 func (a *Adapter) mrkdwn(md string) string {
-	return render.Mrkdwn(md, func(name string) (string, bool) {
-		if u, ok := a.dir.byUsername(name); ok {
-			return "<@" + u.ID + ">", true
-		}
-		return "", false
-	})
+	return render.Mrkdwn(md, render.IDMention(a.dir.byUsername))
 }
 
 // Post sends markdown as one or more messages (split at Slack's limit) and returns the first
 // one's ts.
 func (a *Adapter) Post(ctx context.Context, channelID string, out chat.Outgoing) (string, error) {
-	var first string
-	for _, part := range render.Split(a.mrkdwn(out.Text), MaxText) {
-		ts, err := a.postRaw(ctx, channelID, out.ThreadOf, part)
-		if err != nil {
-			return first, err
-		}
-		if first == "" {
-			first = ts
-		}
-	}
-	return first, nil
+	return render.PostParts(render.Split(a.mrkdwn(out.Text), MaxText), func(part string) (string, error) {
+		return a.postRaw(ctx, channelID, out.ThreadOf, part)
+	})
 }
 
 // postRaw sends text that is already mrkdwn.
@@ -63,7 +44,7 @@ func (a *Adapter) postRaw(ctx context.Context, channelID, threadOf, text string)
 		opts = append(opts, slackgo.MsgOptionTS(threadOf))
 	}
 	var ts string
-	err := a.retry(ctx, func() (err error) {
+	err := a.rate.Do(ctx, func() (err error) {
 		_, ts, err = a.api.PostMessageContext(ctx, channelID, opts...)
 		return err
 	})
@@ -83,7 +64,7 @@ func (a *Adapter) Update(ctx context.Context, channelID, messageID, text string)
 }
 
 func (a *Adapter) updateRaw(ctx context.Context, channelID, ts, text string) error {
-	err := a.retry(ctx, func() error {
+	err := a.rate.Do(ctx, func() error {
 		_, _, _, err := a.api.UpdateMessageContext(ctx, channelID, ts, slackgo.MsgOptionText(text, false))
 		return err
 	})
@@ -95,7 +76,7 @@ func (a *Adapter) updateRaw(ctx context.Context, channelID, ts, text string) err
 
 // Delete removes a message the bot posted.
 func (a *Adapter) Delete(ctx context.Context, channelID, messageID string) error {
-	err := a.retry(ctx, func() error {
+	err := a.rate.Do(ctx, func() error {
 		_, _, err := a.api.DeleteMessageContext(ctx, channelID, messageID)
 		return err
 	})
@@ -120,7 +101,7 @@ func (a *Adapter) Upload(ctx context.Context, channelID string, f chat.File) err
 	if title == "" {
 		title = name
 	}
-	err = a.retry(ctx, func() error {
+	err = a.rate.Do(ctx, func() error {
 		_, err := a.api.UploadFileContext(ctx, slackgo.UploadFileParameters{
 			File: f.Path, FileSize: int(st.Size()), Filename: name, Title: title,
 			Channel: channelID, ThreadTimestamp: f.ThreadOf,

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/mom-agent/mom/internal/chat"
-	"github.com/mom-agent/mom/internal/config"
 	"github.com/mom-agent/mom/internal/hub"
 	"github.com/mom-agent/mom/internal/render"
 )
@@ -17,33 +16,12 @@ const editEvery = 1200 * time.Millisecond
 // Reply starts showing a run in a channel (hub.Replier). A mention inside a thread is answered
 // in that thread unless replyIn is "channel"; DMs and events are answered at the top level.
 func (a *Adapter) Reply(ctx context.Context, channelID string, trigger chat.Message) hub.Reply {
-	thread := ""
-	if a.opts.Config.ReplyIn != config.ReplyInChannel && !trigger.IsDM {
-		thread = trigger.ReplyTo
-	}
-	status := ""
-	if f := trigger.EventFile(); f != "" {
-		status = "_Starting event: " + f + "_"
-	}
-	surface := &surface{a: a, channel: channelID}
-	p := render.NewProgress(ctx, surface, render.Style{
+	thread := render.ReplyThread(a.opts.Config.ReplyIn, trigger)
+	p := render.NewProgress(ctx, &surface{a: a, channel: channelID}, render.Style{
 		Format: a.mrkdwn, MaxText: MaxText, Edit: true, Delete: true, Threads: true,
 		EditEvery: editEvery, Verbosity: a.opts.Config.Verbosity,
-	}, render.Options{ThreadOf: thread, Status: status, Log: a.log.With("channel", channelID)})
-	return &reply{Progress: p, a: a, channel: channelID, thread: thread}
-}
-
-// reply is one run's reply: the shared progress renderer plus uploads into the same place.
-type reply struct {
-	*render.Progress
-	a       *Adapter
-	channel string
-	thread  string
-}
-
-// Upload sends a file the agent attached to where the reply is.
-func (r *reply) Upload(ctx context.Context, hostPath, title string) error {
-	return r.a.Upload(ctx, r.channel, chat.File{Path: hostPath, Title: title, ThreadOf: r.thread})
+	}, render.Options{ThreadOf: thread, Status: render.EventStatus(trigger), Log: a.log.With("channel", channelID)})
+	return render.NewReply(p, a, channelID, thread)
 }
 
 // surface is a channel as the renderer sees it: texts are mrkdwn already.

@@ -25,6 +25,7 @@ import (
 
 	"github.com/go-telegram/bot"
 
+	"github.com/mom-agent/mom/internal/adapter/fetch"
 	"github.com/mom-agent/mom/internal/chat"
 	"github.com/mom-agent/mom/internal/config"
 	"github.com/mom-agent/mom/internal/store"
@@ -67,14 +68,15 @@ type Adapter struct {
 	dir   *directory
 	seen  *chat.Dedup
 	lanes *chat.Lanes
+	rate  chat.Retrier
+	run   chat.Routines
+	fetch *fetch.Fetcher
 
 	connected atomic.Bool
 
 	mu      sync.Mutex
 	bot     chat.User
 	started time.Time // when Start was called
-	cancel  context.CancelFunc
-	wg      sync.WaitGroup
 }
 
 // New returns an adapter that is not connected yet; Start connects it.
@@ -100,7 +102,10 @@ func New(opts Options) (*Adapter, error) {
 		return nil, fmt.Errorf("telegram adapter %s: %w", opts.Name, err)
 	}
 	a := &Adapter{opts: opts, api: api, http: hc, base: base, log: log,
-		seen: chat.NewDedup(4096), lanes: chat.NewLanes()}
+		seen: chat.NewDedup(4096), lanes: chat.NewLanes(),
+		rate: chat.Retrier{Platform: "Telegram", Log: log, RetryAfter: retryAfter},
+		fetch: &fetch.Fetcher{Platform: "Telegram", Adapter: opts.Name, Store: opts.Store, Log: log,
+			Max: maxAttachment, PlatformMax: true}}
 	a.dir = newDirectory()
 	return a, nil
 }
@@ -156,32 +161,18 @@ func (a *Adapter) Start(ctx context.Context, in chat.Inbox) error {
 	a.log.Info("signed in to Telegram", "bot", me.Username)
 	a.connected.Store(true)
 
-	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	a.mu.Lock()
-	a.cancel = cancel
-	a.mu.Unlock()
-	a.wg.Add(1)
-	go func() { defer a.wg.Done(); a.pollLoop(runCtx, in) }()
+	runCtx := a.run.Begin(ctx)
+	a.run.Go(func() { a.pollLoop(runCtx, in) })
 	return nil
 }
 
 // Stop ends polling and waits for the adapter's goroutines.
 func (a *Adapter) Stop(ctx context.Context) error {
-	a.mu.Lock()
-	cancel := a.cancel
-	a.mu.Unlock()
-	if cancel != nil {
-		cancel()
+	if err := a.run.Stop(ctx, "telegram adapter "+a.opts.Name, a.lanes); err != nil {
+		return err
 	}
-	done := make(chan struct{})
-	go func() { a.wg.Wait(); a.lanes.Wait(); close(done) }()
-	select {
-	case <-done:
-		a.connected.Store(false)
-		return nil
-	case <-ctx.Done():
-		return fmt.Errorf("telegram adapter %s did not stop in time: %w", a.opts.Name, ctx.Err())
-	}
+	a.connected.Store(false)
+	return nil
 }
 
 // explain adds advice to the errors a person setting mom up can fix.

@@ -15,30 +15,25 @@ import (
 // chat's members or the chats a bot is in, so this is all mom can know of them.
 type directory struct {
 	mu     sync.Mutex
-	people map[string]person       // by user id
+	people map[string]chat.User    // by user id
+	madeUp map[string]bool         // user ids whose username mom made from their name
 	byName map[string]string       // lower-case username → user id
 	chans  map[string]chat.Channel // by channel id
 	topics map[string]string       // channel id of a topic → its name
 }
 
-// person is a user, and whether their username is Telegram's (so @username mentions them) or
-// made up from their name (so a mention needs a tg://user link).
-type person struct {
-	chat.User
-	handle bool
-}
-
 func newDirectory() *directory {
-	return &directory{people: map[string]person{}, byName: map[string]string{},
+	return &directory{people: map[string]chat.User{}, madeUp: map[string]bool{}, byName: map[string]string{},
 		chans: map[string]chat.Channel{}, topics: map[string]string{}}
 }
 
 // learn notes the sender and chat of m and returns the sender as a chat.User.
 func (d *directory) learn(m *models.Message, channel string) chat.User {
-	p := personOf(m.From)
+	p, handle := personOf(m.From)
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.people[p.ID] = p
+	d.madeUp[p.ID] = !handle
 	d.byName[strings.ToLower(p.Username)] = p.ID
 	if r := m.ReplyToMessage; r != nil && r.ForumTopicCreated != nil {
 		d.topics[channel] = r.ForumTopicCreated.Name
@@ -54,22 +49,24 @@ func (d *directory) learn(m *models.Message, channel string) chat.User {
 		c.Name += " / " + t
 	}
 	d.chans[channel] = c
-	return p.User
+	return p
 }
 
-// personOf turns a Telegram user into a person. People without a username get one made of
-// their name, so the model can still write @name.
-func personOf(u *models.User) person {
+// personOf turns a Telegram user into a chat.User, and says whether the username is
+// Telegram's (so @username mentions them) or made up from their name (so a mention needs a
+// tg://user link). People without a username get one made of their name, so the model can
+// still write @name.
+func personOf(u *models.User) (p chat.User, handle bool) {
 	name := strings.TrimSpace(u.FirstName + " " + u.LastName)
-	p := person{User: chat.User{ID: strconv.FormatInt(u.ID, 10), Username: u.Username, DisplayName: name, IsBot: u.IsBot}, handle: true}
-	if p.Username == "" {
-		p.handle = false
-		p.Username = strings.Join(strings.Fields(name), "_")
-		if p.Username == "" {
-			p.Username = "user" + p.ID
-		}
+	p = chat.User{ID: strconv.FormatInt(u.ID, 10), Username: u.Username, DisplayName: name, IsBot: u.IsBot}
+	if p.Username != "" {
+		return p, true
 	}
-	return p
+	p.Username = strings.Join(strings.Fields(name), "_")
+	if p.Username == "" {
+		p.Username = "user" + p.ID
+	}
+	return p, false
 }
 
 // mention is the markup that mentions the person called username, for the renderer.
@@ -80,7 +77,7 @@ func (d *directory) mention(username string) (string, bool) {
 	switch {
 	case !ok:
 		return "", false
-	case p.handle:
+	case !d.madeUp[p.ID]:
 		return "@" + p.Username, true
 	}
 	return `<a href="tg://user?id=` + p.ID + `">` + htmlEscape(p.DisplayName) + "</a>", true
@@ -89,12 +86,7 @@ func (d *directory) mention(username string) (string, bool) {
 func (d *directory) users() []chat.User {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	out := make([]chat.User, 0, len(d.people))
-	for _, p := range d.people {
-		out = append(out, p.User)
-	}
-	slices.SortFunc(out, func(a, b chat.User) int { return strings.Compare(a.Username, b.Username) })
-	return out
+	return chat.SortedUsers(d.people)
 }
 
 func (d *directory) channels() []chat.Channel {

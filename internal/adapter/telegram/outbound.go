@@ -17,19 +17,13 @@ import (
 	"github.com/mom-agent/mom/internal/render"
 )
 
-// rateAttempts is how often a call is tried when Telegram keeps saying "slow down".
-const rateAttempts = 6
-
-// retry calls fn again after the pause Telegram asks for when it answers 429.
-func (a *Adapter) retry(ctx context.Context, fn func() error) error {
-	return chat.RetryRateLimited(ctx, rateAttempts, func(err error) (time.Duration, bool) {
-		var tm *bot.TooManyRequestsError
-		if errors.As(err, &tm) {
-			a.log.Debug("Telegram asked to slow down", "retryAfter", tm.RetryAfter)
-			return time.Duration(tm.RetryAfter) * time.Second, true
-		}
-		return 0, false
-	}, fn)
+// retryAfter reads the pause Telegram asks for when it answers 429.
+func retryAfter(err error) (time.Duration, bool) {
+	var tm *bot.TooManyRequestsError
+	if errors.As(err, &tm) {
+		return time.Duration(tm.RetryAfter) * time.Second, true
+	}
+	return 0, false
 }
 
 // html converts the model's markdown to Telegram HTML, with @username of people mom has
@@ -61,7 +55,7 @@ func (a *Adapter) sendHTML(ctx context.Context, channelID string, replyTo int, m
 	}
 	send := func() (int, error) {
 		var m *models.Message
-		err := a.retry(ctx, func() (err error) {
+		err := a.rate.Do(ctx, func() (err error) {
 			m, err = a.api.SendMessage(ctx, p)
 			return err
 		})
@@ -92,7 +86,7 @@ func (a *Adapter) editHTML(ctx context.Context, channelID string, messageID int,
 	p := &bot.EditMessageTextParams{ChatID: chatID, MessageID: messageID, Text: markup, ParseMode: models.ParseModeHTML,
 		LinkPreviewOptions: &models.LinkPreviewOptions{IsDisabled: bot.True()}}
 	edit := func() error {
-		return a.retry(ctx, func() error {
+		return a.rate.Do(ctx, func() error {
 			_, err := a.api.EditMessageText(ctx, p)
 			return err
 		})
@@ -113,17 +107,13 @@ func (a *Adapter) editHTML(ctx context.Context, channelID string, messageID int,
 // first one's id. With ThreadOf set, the messages reply to that message.
 func (a *Adapter) Post(ctx context.Context, channelID string, out chat.Outgoing) (string, error) {
 	replyTo, _ := strconv.Atoi(out.ThreadOf)
-	first := ""
-	for _, part := range render.SplitTelegramHTML(a.html(out.Text), MaxText) {
+	return render.PostParts(render.SplitTelegramHTML(a.html(out.Text), MaxText), func(part string) (string, error) {
 		id, err := a.sendHTML(ctx, channelID, replyTo, part)
 		if err != nil {
-			return first, err
+			return "", err
 		}
-		if first == "" {
-			first = strconv.Itoa(id)
-		}
-	}
-	return first, nil
+		return strconv.Itoa(id), nil
+	})
 }
 
 // Update replaces a message's text with markdown (cut to Telegram's limit).
@@ -149,7 +139,7 @@ func (a *Adapter) Delete(ctx context.Context, channelID, messageID string) error
 	if err != nil {
 		return fmt.Errorf("%q is not a Telegram message id", messageID)
 	}
-	err = a.retry(ctx, func() error {
+	err = a.rate.Do(ctx, func() error {
 		_, err := a.api.DeleteMessage(ctx, &bot.DeleteMessageParams{ChatID: chatID, MessageID: id})
 		return err
 	})
@@ -200,7 +190,7 @@ func (a *Adapter) Upload(ctx context.Context, channelID string, f chat.File) err
 		caption = string(r[:maxCaption-1]) + "…"
 	}
 	upload := func(photo bool) error {
-		return a.retry(ctx, func() error {
+		return a.rate.Do(ctx, func() error {
 			data, err := os.Open(f.Path)
 			if err != nil {
 				return err

@@ -3,7 +3,6 @@ package telegram
 import (
 	"context"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/go-telegram/bot"
@@ -30,65 +29,18 @@ func (a *Adapter) Reply(ctx context.Context, channelID string, trigger chat.Mess
 	if !trigger.IsDM && trigger.EventFile() == "" {
 		s.replyTo, _ = strconv.Atoi(trigger.ID)
 	}
-	status := ""
-	if f := trigger.EventFile(); f != "" {
-		status = "_Starting event: " + f + "_"
-	}
 	p := render.NewProgress(ctx, s, render.Style{
 		Format: a.html, Split: render.SplitTelegramHTML, MaxText: MaxText, Edit: true, Delete: true, Threads: true,
 		EditEvery: editEvery, Verbosity: a.opts.Config.Verbosity,
-	}, render.Options{Status: status, Log: a.log.With("channel", channelID)})
-	r := &reply{Progress: p, a: a, channel: channelID, stop: make(chan struct{})}
-	r.wg.Add(1)
-	go func() { defer r.wg.Done(); a.typing(ctx, channelID, r.stop) }()
+	}, render.Options{Status: render.EventStatus(trigger), Log: a.log.With("channel", channelID)})
+	r := render.NewReply(p, a, channelID, "")
+	if chatID, topic, err := parseChannel(channelID); err == nil {
+		r.KeepTyping(ctx, typingEvery, func(ctx context.Context) error {
+			_, err := a.api.SendChatAction(ctx, &bot.SendChatActionParams{ChatID: chatID, MessageThreadID: topic, Action: models.ChatActionTyping})
+			return err
+		})
+	}
 	return r
-}
-
-// reply is one run's reply: the shared progress renderer, "typing…" while it lasts, and
-// uploads into the same chat.
-type reply struct {
-	*render.Progress
-	a       *Adapter
-	channel string
-	stop    chan struct{}
-	once    sync.Once
-	wg      sync.WaitGroup
-}
-
-// Upload sends a file the agent attached to the chat (and topic) of the run.
-func (r *reply) Upload(ctx context.Context, hostPath, title string) error {
-	return r.a.Upload(ctx, r.channel, chat.File{Path: hostPath, Title: title})
-}
-
-// Close stops "typing…" and waits until the answer is on Telegram.
-func (r *reply) Close(ctx context.Context) error {
-	r.once.Do(func() { close(r.stop) })
-	r.wg.Wait()
-	return r.Progress.Close(ctx)
-}
-
-// typing sends the "typing" chat action until stop is closed. Failures only cost the
-// indicator, so they are logged at debug level and not retried.
-func (a *Adapter) typing(ctx context.Context, channelID string, stop <-chan struct{}) {
-	chatID, topic, err := parseChannel(channelID)
-	if err != nil {
-		return
-	}
-	tick := time.NewTicker(typingEvery)
-	defer tick.Stop()
-	for {
-		_, err := a.api.SendChatAction(ctx, &bot.SendChatActionParams{ChatID: chatID, MessageThreadID: topic, Action: models.ChatActionTyping})
-		if err != nil {
-			a.log.Debug("could not show typing", "channel", channelID, "err", err)
-		}
-		select {
-		case <-tick.C:
-		case <-stop:
-			return
-		case <-ctx.Done():
-			return
-		}
-	}
 }
 
 // surface is a channel as the renderer sees it: texts are Telegram HTML already, and a

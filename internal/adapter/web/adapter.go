@@ -91,11 +91,7 @@ func (a *Adapter) Bot() chat.User { return chat.User{ID: "mom", Username: "mom",
 func (a *Adapter) Users() []chat.User {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	out := make([]chat.User, 0, len(a.users))
-	for _, u := range a.users {
-		out = append(out, u)
-	}
-	return out
+	return chat.SortedUsers(a.users)
 }
 
 // Channels returns the web chat's channels: the default one and every one with a directory.
