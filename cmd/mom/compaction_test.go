@@ -28,14 +28,16 @@ func compactionWorld(t *testing.T) *world {
 
 func compactionWords(n int) string { return strings.Repeat("abc ", n) }
 
-// compactionSay runs one prompt in terminal/local with the given replies and expects the answer.
-func (w *world) compactionSay(prompt, answer string, replies ...fakellm.Reply) {
+// compactionSay runs one prompt in terminal/local with the given replies, expects the answer
+// and returns what mom printed.
+func (w *world) compactionSay(prompt, answer string, replies ...fakellm.Reply) result {
 	w.t.Helper()
 	w.llm.Enqueue(replies...)
 	res := w.mom("", "run", w.dir, "-c", "terminal/local", "-m", prompt)
 	if res.code != 0 || strings.TrimSpace(res.stdout) != answer {
 		w.t.Fatalf("mom run %q: exit %d, answer %q\n%s", prompt, res.code, res.stdout, res.stderr)
 	}
+	return res
 }
 
 // compactionFull is an answer reporting 3,500 tokens of context: over the threshold.
@@ -96,7 +98,10 @@ func TestCompactionKillDuringSummary(t *testing.T) {
 
 	// After the restart the conversation goes on, and the next full turn compacts.
 	n = len(w.llm.Requests())
-	w.compactionSay("delta "+compactionWords(300), "D-answer", compactionFull("D-answer"), fakellm.Text("## Goal\nSUMMARY-AFTER-RESTART"))
+	res := w.compactionSay("delta "+compactionWords(300), "D-answer", compactionFull("D-answer"), fakellm.Text("## Goal\nSUMMARY-AFTER-RESTART"))
+	if !strings.Contains(res.stderr, "Compacting context…") || !strings.Contains(res.stderr, "Compacted context: ") {
+		t.Errorf("the terminal did not show the compaction:\n%s", res.stderr)
+	}
 	reqs = w.llm.Requests()
 	if reqs[n].Rejected != "" || !strings.Contains(compactionRequestText(reqs[n]), "charlie") || !strings.Contains(compactionRequestText(reqs[n]), "C-answer") {
 		t.Fatalf("the first request after the restart (rejected %q) lacks the earlier conversation", reqs[n].Rejected)

@@ -194,11 +194,8 @@ func (p *Progress) apply(ev agent.Event) {
 	case agent.EventCompactionStart:
 		p.addLine("_Compacting context…_")
 	case agent.EventCompactionEnd:
-		switch c := ev.Compaction; {
-		case ev.ErrorMessage != "":
-			p.addLine("_✗ Compacting failed: " + oneLine(ev.ErrorMessage, 200) + "_")
-		case c != nil && c.TokensBefore > 0 && c.TokensAfter > 0:
-			p.addLine("_Compacted context: " + Tokens(c.TokensBefore) + " → " + Tokens(c.TokensAfter) + " tokens_")
+		if line := CompactionLine(ev); line != "" {
+			p.addLine("_" + line + "_")
 		}
 	case agent.EventAgentEnd:
 		e := ev

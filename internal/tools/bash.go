@@ -21,7 +21,7 @@ const (
 	maxBashTimeout     = 3600
 )
 
-const bashDescription = `Run a shell command (bash) in your working directory and return its output, stdout and stderr combined. Stdin is empty and there is no terminal, so anything that waits for input fails or hangs: use non-interactive flags (apt-get -y, git commit -m). Output is cut to the last 2000 lines or 50KB, whichever comes first; the full output is then saved to a file whose path the result gives. A non-zero exit code makes the result an error. The command and everything it started are killed after the timeout (default 600 seconds). To leave something running after the command returns (a server), start it in the background with its output redirected: cmd > server.log 2>&1 &`
+const bashDescription = `Run a shell command (bash) in your working directory and return its output, stdout and stderr combined. Stdin is empty and there is no terminal, so anything that waits for input fails or hangs: use non-interactive flags (apt-get -y, git commit -m). Output is cut to the last 2000 lines or 50KB, whichever comes first; the full output is then saved to a file whose path the result gives. A non-zero exit code makes the result an error. The command and everything it started are killed after the timeout (default 600 seconds). Whether anything may keep running after the command returns depends on the sandbox (see Environment in the system prompt); where it may, start it in the background with its output redirected: cmd > server.log 2>&1 &`
 
 const bashSchema = `{
 	"type": "object",
