@@ -333,7 +333,9 @@ func behaviours() []behaviour {
 			hold := make(chan struct{})
 			s.llm.Enqueue(fakellm.Reply{Text: "survived the drop", Hold: hold})
 			s.llm.Enqueue(fakellm.Text("second run"))
-			s.run("")
+			// The first run may still be posting its details when its answer shows; queueing
+			// keeps the second mention from meeting it as "already working".
+			s.run(`"busy": "queue"`)
 			s.mention(s.c.group, s.c.admin, "long one")
 			s.waitRequests(1)
 			s.pf.drop()
