@@ -8,6 +8,7 @@ import (
 	"os/signal"
 	"os/user"
 	"path/filepath"
+	"sync"
 	"syscall"
 	"time"
 
@@ -41,6 +42,12 @@ func cmdServe(ctx context.Context, args []string, std stdio) error {
 	if err != nil {
 		return err
 	}
+	// Signals are caught from here on, so a SIGTERM that arrives while adapters connect (or
+	// just after "mom is running") shuts down cleanly instead of killing the process.
+	sig := make(chan os.Signal, 2)
+	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
+	defer signal.Stop(sig)
+
 	a, err := start(dir, cfg, log, std)
 	if err != nil {
 		return err
@@ -83,13 +90,19 @@ func cmdServe(ctx context.Context, args []string, std stdio) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	started := time.Now()
+	connecting := abortOnSignal(cancel)
 	for _, ad := range adapters {
 		if err := ad.Start(ctx, a.hub); err != nil {
+			connecting()
+			if ctx.Err() != nil {
+				return nil // a signal ended the start-up
+			}
 			return fmt.Errorf("adapter %s: %w", ad.Name(), err)
 		}
 		defer stopAdapter(ad, log)
 		ready.markStarted(ad.Name())
 	}
+	connecting()
 	watcher := events.NewWatcher(events.Options{
 		Dir: filepath.Join(a.store.Workspace(), "events"), Adapters: names, Hub: a.hub, Log: log,
 	})
@@ -102,16 +115,35 @@ func cmdServe(ctx context.Context, args []string, std stdio) error {
 		fmt.Fprintf(std.err, "mom %s · %s/%s · type a message, Ctrl-C stops a run, Ctrl-D quits\n",
 			versionString(), cfg.Model.Provider, cfg.Model.ID)
 	}
-	return a.wait(ctx, terminal, len(adapters) == 1, std)
+	return a.wait(ctx, sig, terminal, len(adapters) == 1, std)
+}
+
+// abortOnSignal calls cancel when SIGINT or SIGTERM arrives before the returned function is
+// called: an adapter that cannot connect (a network that never answers) must not make mom deaf
+// to being stopped. The signal also reaches wait's channel, which is buffered.
+func abortOnSignal(cancel context.CancelFunc) (done func()) {
+	early := make(chan os.Signal, 1)
+	signal.Notify(early, syscall.SIGINT, syscall.SIGTERM)
+	finished := make(chan struct{})
+	go func() {
+		select {
+		case <-early:
+			cancel()
+		case <-finished:
+		}
+	}()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			signal.Stop(early)
+			close(finished)
+		})
+	}
 }
 
 // wait runs until SIGTERM, SIGINT (Ctrl-C stops a terminal run first; a second one quits),
 // or the end of the terminal's input when the terminal is the only adapter.
-func (a *app) wait(ctx context.Context, terminal *cli.Adapter, terminalOnly bool, std stdio) error {
-	sig := make(chan os.Signal, 2)
-	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
-	defer signal.Stop(sig)
-
+func (a *app) wait(ctx context.Context, sig <-chan os.Signal, terminal *cli.Adapter, terminalOnly bool, std stdio) error {
 	var inputDone <-chan struct{}
 	var termKey string
 	if terminal != nil {
