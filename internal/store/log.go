@@ -1,14 +1,13 @@
 package store
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/mom-agent/mom/internal/chat"
 	"github.com/mom-agent/mom/internal/jsonl"
@@ -59,9 +58,9 @@ func (c *Channel) logFile() (*jsonl.File, error) {
 // skipped. An error from fn stops the reading and is returned.
 func (c *Channel) ReadLog(from int64, fn func(m chat.Message, pos LogPos) error) error {
 	_, err := jsonl.Scan(c.logPath(), from, func(line []byte, start, end int64) error {
-		var m chat.Message
-		if err := json.Unmarshal(line, &m); err != nil {
-			return jsonl.ErrSkip
+		m, err := parseMessage(line)
+		if err != nil {
+			return err
 		}
 		return fn(m, LogPos{start, end})
 	})
@@ -90,50 +89,52 @@ func (c *Channel) LogSize() (int64, error) {
 	return st.Size(), nil
 }
 
-// tailWindow is how much of the end of log.jsonl LastMessage reads first; messages are small,
-// so a long log is not read whole to find its newest line.
-const tailWindow = 64 << 10
+// parseMessage reads one log line; a line that is not a message is jsonl.ErrSkip, so readers
+// in both directions skip the same lines.
+func parseMessage(line []byte) (chat.Message, error) {
+	var m chat.Message
+	if err := json.Unmarshal(line, &m); err != nil {
+		return m, jsonl.ErrSkip
+	}
+	return m, nil
+}
 
 // LastMessage returns the newest message in the log; ok is false when there is none.
 // Adapters use it to fetch what was said while mom was away.
 func (c *Channel) LastMessage() (m chat.Message, ok bool, err error) {
-	size, err := c.LogSize()
-	if err != nil || size == 0 {
+	msgs, err := c.TailMessages(1)
+	if err != nil || len(msgs) == 0 {
 		return m, false, err
 	}
-	from := int64(0)
-	if size > tailWindow {
-		from, err = c.lineStartAfter(size - tailWindow)
-		if err != nil {
-			return m, false, err
-		}
-	}
-	for {
-		err = c.ReadLog(from, func(msg chat.Message, _ LogPos) error {
-			m, ok = msg, true
-			return nil
-		})
-		if err != nil || ok || from == 0 {
-			return m, ok, err
-		}
-		from = 0 // the tail held only lines that are not messages: read it all
-	}
+	return msgs[0], true, nil
 }
 
-// lineStartAfter returns the offset of the first line that starts after offset at.
-func (c *Channel) lineStartAfter(at int64) (int64, error) {
-	f, err := os.Open(c.logPath())
+// TailMessages returns the last n messages of the log, oldest first: fewer when the log holds
+// fewer. The log is read backwards from its end, so a page of recent history costs the same
+// in a log of a hundred lines as in one of a million. Lines are skipped as ReadLog skips them.
+func (c *Channel) TailMessages(n int) ([]chat.Message, error) {
+	size, err := c.LogSize()
+	if err != nil || size == 0 || n < 1 {
+		return nil, err
+	}
+	msgs := make([]chat.Message, 0, min(n, 1024))
+	_, err = jsonl.ScanBack(c.logPath(), size, func(line []byte, _, _ int64) error {
+		m, err := parseMessage(line)
+		if err != nil {
+			return err
+		}
+		msgs = append(msgs, m)
+		if len(msgs) == n {
+			return jsonl.ErrStop
+		}
+		return nil
+	})
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil // no message yet
+	}
 	if err != nil {
-		return 0, fmt.Errorf("read the log of channel %s: %w", c.Key(), err)
+		return nil, fmt.Errorf("read the last messages of channel %s: %w", c.Key(), err)
 	}
-	defer f.Close()
-	buf := make([]byte, tailWindow)
-	n, err := f.ReadAt(buf, at)
-	if err != nil && !errors.Is(err, io.EOF) {
-		return 0, fmt.Errorf("read the log of channel %s: %w", c.Key(), err)
-	}
-	if i := bytes.IndexByte(buf[:n], '\n'); i >= 0 {
-		return at + int64(i) + 1, nil
-	}
-	return 0, nil
+	slices.Reverse(msgs)
+	return msgs, nil
 }

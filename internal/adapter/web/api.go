@@ -92,22 +92,14 @@ func (a *Adapter) history(w http.ResponseWriter, r *http.Request) {
 		}
 		limit = n
 	}
-	ring := make([]chat.Message, 0, limit)
-	next := 0
-	err := ch.ReadLog(0, func(m chat.Message, _ store.LogPos) error {
-		if len(ring) < limit {
-			ring = append(ring, m)
-		} else {
-			ring[next] = m
-			next = (next + 1) % limit
-		}
-		return nil
-	})
+	msgs, err := ch.TailMessages(limit)
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, fmt.Sprintf("could not read the history of %s: %v", ch.Key(), err))
 		return
 	}
-	msgs := append(ring[next:len(ring):len(ring)], ring[:next]...)
+	if msgs == nil {
+		msgs = []chat.Message{} // the page wants a list, even an empty one
+	}
 	writeJSON(w, http.StatusOK, map[string]any{"channel": ch.ID(), "messages": msgs, "running": a.live.running(ch.ID())})
 }
 
