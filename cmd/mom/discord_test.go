@@ -143,6 +143,33 @@ func TestDiscordThreadMentionIsAnsweredInTheThread(t *testing.T) {
 	}
 }
 
+// TestDiscordBackfillLogsWhatWasMissed: Discord keeps no backlog for a bot, so at start mom
+// reads back what was said while it was stopped; the missed messages are history, never runs.
+func TestDiscordBackfillLogsWhatWasMissed(t *testing.T) {
+	dw := newDiscordWorld(t, "")
+	dw.llm.Enqueue(fakellm.Text("first"))
+	dw.run()
+	dw.d.Say(dGeneral, dAda, "<@"+dBot+"> hello")
+	dw.botSays(dGeneral, "first")
+	dw.stop()
+
+	dw.d.Say(dGeneral, dBea, "while mom was away", fakediscord.Silently())
+	dw.d.Say(dGeneral, dAda, "<@"+dBot+"> are you there?", fakediscord.Silently())
+	dw.run()
+	logPath := filepath.Join(dw.channelDir("guild", dGeneral), "log.jsonl")
+	eventually(t, "backfill to log the missed messages in order", func() bool {
+		lines := jsonLines(t, logPath)
+		return len(lines) >= 4 && lines[2]["text"] == "while mom was away" && lines[3]["text"] == "are you there?"
+	})
+	dw.stop()
+	if lines := jsonLines(t, logPath); len(lines) != 4 {
+		t.Errorf("log.jsonl has %d lines; want the mention, the answer and the two missed messages once", len(lines))
+	}
+	if n := len(dw.llm.Requests()); n != 1 {
+		t.Errorf("%d model requests; missed messages are history, not triggers", n)
+	}
+}
+
 // TestDiscordDMDetailsFollowTheAnswer: DMs have no threads, so details come as replies below
 // the answer.
 func TestDiscordDMDetailsFollowTheAnswer(t *testing.T) {

@@ -1,6 +1,7 @@
 // Package discord connects mom to Discord as a bot: events arrive over the gateway (a
 // WebSocket the bot opens, resumed after drops), replies go out through the REST API. Mentions
-// and DMs start runs; other messages in the bot's channels are logged as history. Replies are
+// and DMs start runs; other messages in the bot's channels are logged as history, and at start
+// what was said while mom was away is read back into the channels it has logs for. Replies are
 // drawn by the shared renderer: a status message that becomes the answer, with tool details and
 // usage in a thread created from it (as replies below it in DMs, where Discord has no
 // threads), and the typing indicator on while mom works.
@@ -211,6 +212,9 @@ func (a *Adapter) Start(ctx context.Context, in chat.Inbox) error {
 		return ctx.Err()
 	}
 	a.log.Info("connected to Discord", "bot", bot.Username, "users", len(a.dir.userList()), "channels", len(a.dir.channelList()))
+	// Catch up once the guilds' channels and threads are known; messages arriving meanwhile
+	// queue behind each channel's catch-up.
+	a.backfill(runCtx, in)
 	return nil
 }
 

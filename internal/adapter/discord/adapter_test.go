@@ -98,6 +98,14 @@ func (in *inbox) all() []chat.Message {
 
 func startAdapter(t *testing.T) (*Adapter, *fakediscord.Server, *inbox) {
 	t.Helper()
+	s, st := newGuild(t)
+	a, in := startOn(t, s, st)
+	return a, s, in
+}
+
+// newGuild is a fake guild with ada, bea, #general and ada's DM, and an empty store.
+func newGuild(t *testing.T) (*fakediscord.Server, *store.Store) {
+	t.Helper()
 	s := fakediscord.New(fakediscord.WithHeartbeatInterval(100 * time.Millisecond)) // many beats per test
 	t.Cleanup(s.Close)
 	s.AddUser(fakediscord.User{ID: ada, Username: "ada", GlobalName: "Ada", Nick: "Countess"})
@@ -109,6 +117,12 @@ func startAdapter(t *testing.T) (*Adapter, *fakediscord.Server, *inbox) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
+	return s, st
+}
+
+// startOn starts an adapter named "guild" against s, with st for its files and logs.
+func startOn(t *testing.T, s *fakediscord.Server, st *store.Store) (*Adapter, *inbox) {
+	t.Helper()
 	a := New(Options{Name: "guild", Store: st, Config: config.DiscordOptions{
 		BotToken: s.Token(), APIURL: s.URL(), ReplyIn: config.ReplyInThread, Verbosity: config.Normal}})
 	in := &inbox{}
@@ -121,7 +135,7 @@ func startAdapter(t *testing.T) (*Adapter, *fakediscord.Server, *inbox) {
 			t.Errorf("violations:\n%s", strings.Join(v, "\n"))
 		}
 	})
-	return a, s, in
+	return a, in
 }
 
 func TestAdapterDirectoryAndInbound(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/disgoorg/disgo/discord"
+	"github.com/disgoorg/snowflake/v2"
 
 	"github.com/mom-agent/mom/internal/chat"
 )
@@ -112,6 +113,19 @@ func (d *directory) parentOf(id string) (string, bool) {
 	defer d.mu.Unlock()
 	p, ok := d.threads[id]
 	return p, ok
+}
+
+// threadsOf returns the ids of the known threads of a channel.
+func (d *directory) threadsOf(parent string) []snowflake.ID {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var ids []snowflake.ID
+	for th, p := range d.threads {
+		if id, err := snowflake.Parse(th); p == parent && err == nil {
+			ids = append(ids, id)
+		}
+	}
+	return ids
 }
 
 func (d *directory) known(id string) bool {

@@ -105,6 +105,18 @@ func (s *Server) readMultipart(body []byte, boundary string, p *createBody) ([]F
 
 // post stores a message in a channel and dispatches MESSAGE_CREATE. Call it with s.mu held.
 func (s *Server) post(ch *channel, m *message) {
+	s.keep(ch, m)
+	if ch.hidden {
+		return
+	}
+	s.dispatch("MESSAGE_CREATE", messageIntent(ch), func(intents int64) any {
+		return s.wireMessage(ch, m, s.showsContent(ch, m, intents))
+	})
+}
+
+// keep stores a message in a channel with a new id, without telling anyone. Call it with s.mu
+// held.
+func (s *Server) keep(ch *channel, m *message) {
 	m.ID = s.snowflake()
 	m.ChannelID = ch.ID
 	m.at = time.Now()
@@ -115,9 +127,6 @@ func (s *Server) post(ch *channel, m *message) {
 			URL: s.cdnURL(ch.ID, aid, name, f), ProxyURL: s.cdnURL(ch.ID, aid, name, f), ContentType: f.ContentType})
 	}
 	ch.msgs = append(ch.msgs, m)
-	s.dispatch("MESSAGE_CREATE", messageIntent(ch), func(intents int64) any {
-		return s.wireMessage(ch, m, s.showsContent(ch, m, intents))
-	})
 	s.Notify()
 }
 
@@ -136,23 +145,33 @@ func (s *Server) showsContent(ch *channel, m *message, intents int64) bool {
 }
 
 // SayOption changes how Say posts a message.
-type SayOption func(*Message)
+type SayOption func(*sayOpts)
+
+type sayOpts struct {
+	reference string
+	files     []File
+	silent    bool
+}
 
 // InReplyTo makes the message a reply to another message of the channel (type 19 with a
 // message_reference); the replied-to author is mentioned, as a reply pings by default.
-func InReplyTo(messageID string) SayOption { return func(m *Message) { m.Reference = messageID } }
+func InReplyTo(messageID string) SayOption { return func(o *sayOpts) { o.reference = messageID } }
 
 // WithFile attaches a file, served at a signed CDN URL.
-func WithFile(f File) SayOption { return func(m *Message) { m.Files = append(m.Files, f) } }
+func WithFile(f File) SayOption { return func(o *sayOpts) { o.files = append(o.files, f) } }
+
+// Silently stores the message without dispatching MESSAGE_CREATE, as something said while the
+// bot was offline: Discord keeps no backlog for a bot, so only Get Channel Messages shows it.
+func Silently() SayOption { return func(o *sayOpts) { o.silent = true } }
 
 // Say posts a message by a user (a person or another bot) in a channel, DM or thread, and
-// dispatches MESSAGE_CREATE to the sessions whose intents cover it. Mention someone with
-// "<@id>" in text. It returns the new message's id. An unknown channel, user or replied-to
-// message panics: it is a mistake in the test.
+// dispatches MESSAGE_CREATE to the sessions whose intents cover it (unless Silently). Mention
+// someone with "<@id>" in text. It returns the new message's id. An unknown channel, user or
+// replied-to message panics: it is a mistake in the test.
 func (s *Server) Say(channelID, userID, text string, opts ...SayOption) string {
-	var mm Message
-	for _, o := range opts {
-		o(&mm)
+	var o sayOpts
+	for _, opt := range opts {
+		opt(&o)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -160,10 +179,14 @@ func (s *Server) Say(channelID, userID, text string, opts ...SayOption) string {
 	if s.users[userID] == nil {
 		panic(fmt.Sprintf("fakediscord: no user %s", userID))
 	}
-	if mm.Reference != "" && ch.find(mm.Reference) == nil {
-		panic(fmt.Sprintf("fakediscord: no message %s in %s to reply to", mm.Reference, channelID))
+	if o.reference != "" && ch.find(o.reference) == nil {
+		panic(fmt.Sprintf("fakediscord: no message %s in %s to reply to", o.reference, channelID))
 	}
-	m := &message{Message: Message{Author: userID, Content: text, Reference: mm.Reference, Files: mm.Files}}
-	s.post(ch, m)
+	m := &message{Message: Message{Author: userID, Content: text, Reference: o.reference, Files: o.files}}
+	if o.silent {
+		s.keep(ch, m)
+	} else {
+		s.post(ch, m)
+	}
 	return m.ID
 }

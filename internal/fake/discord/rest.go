@@ -173,7 +173,12 @@ func (s *Server) route(r *http.Request, route, path string, body []byte) (int, a
 		if ch == nil {
 			return 0, nil, &restError{status: http.StatusNotFound, code: 10003, msg: "Unknown Channel"}
 		}
+		if ch.hidden {
+			return 0, nil, missingAccess
+		}
 		return http.StatusOK, s.wireChannel(ch), nil
+	case "GET /channels/{id}/messages":
+		return s.listMessages(r.URL.Query(), seg[1])
 	case "POST /channels/{id}/messages":
 		return s.createMessage(r, seg[1], body)
 	case "PATCH /channels/{id}/messages/{id}":

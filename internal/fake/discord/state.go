@@ -71,7 +71,8 @@ type Upload struct {
 
 type channel struct {
 	Channel
-	msgs []*message
+	msgs   []*message
+	hidden bool // the bot lost View Channel (HideChannel)
 }
 
 type message struct {
