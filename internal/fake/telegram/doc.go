@@ -17,10 +17,12 @@
 // enforce the 4,096-character limit on the parsed text; editMessageText refuses an edit that
 // changes nothing ("message is not modified"). Forum topics (message_thread_id),
 // reply_parameters and reply_to_message_id, sendChatAction, deleteMessage, getFile and file
-// downloads (20 MB limit), and sendDocument / sendPhoto uploads are implemented.
+// downloads (20 MB limit), sendDocument / sendPhoto uploads, and getChatMember (a ChatMember
+// object per status; "user not found" for a user id it does not know) are implemented.
 //
-// Tests set up chats (AddUser, AddChat, CreateTopic), play people (Say with InTopic,
-// ReplyTo, WithDocument, WithPhoto), and look at what people would see (Messages) or at what
-// the client sent (Calls, Uploads, Actions, Violations). Faults: RateLimit, RejectMarkup,
-// DropPoll, WithWebhook, StartRival (another program polling the same bot).
+// Tests set up chats (AddUser, AddChat, DeleteChat, CreateTopic, SetMember, SetRestricted),
+// play people (Say with InTopic, ReplyTo, WithDocument, WithPhoto), and look at what people
+// would see (Messages) or at what the client sent (Calls, Uploads, Actions, Violations).
+// Faults: RateLimit, RejectMarkup, DropPoll, WithWebhook, StartRival (another program polling
+// the same bot).
 package faketelegram

@@ -33,7 +33,8 @@ func WithPhoto(content []byte) SayOption {
 
 // Say has user send text to a chat, as Telegram delivers it to the bot: the message gets the
 // chat's next id, entities for @mentions and /commands, and an update for getUpdates (unless
-// allowed_updates leaves messages out). It returns the message's id.
+// allowed_updates leaves messages out); user becomes a member of the chat unless SetMember
+// said otherwise. It returns the message's id.
 func (s *Server) Say(chatID, user int64, text string, opts ...SayOption) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -43,6 +44,9 @@ func (s *Server) Say(chatID, user int64, text string, opts ...SayOption) int {
 	}
 	if s.users[user] == nil {
 		panic(fmt.Sprintf("faketelegram: Say by unknown user %d", user))
+	}
+	if _, set := c.members[user]; !set {
+		c.members[user] = membership{status: Member} // whoever speaks in a chat is in it
 	}
 	m := &message{Message: Message{ChatID: chatID, From: user, Date: timeNow(), Text: text}}
 	for _, o := range opts {

@@ -54,6 +54,7 @@ var methods = map[string]struct {
 	"editmessagetext": {"editMessageText", (*Server).editMessageText},
 	"deletemessage":   {"deleteMessage", (*Server).deleteMessage},
 	"sendchataction":  {"sendChatAction", (*Server).sendChatAction},
+	"getchatmember":   {"getChatMember", (*Server).getChatMember},
 	"getfile":         {"getFile", (*Server).getFile},
 	"senddocument":    {"sendDocument", (*Server).sendDocument},
 	"sendphoto":       {"sendPhoto", (*Server).sendPhoto},

@@ -360,3 +360,65 @@ func TestDropPoll(t *testing.T) {
 		t.Error("the dropped poll got an answer")
 	}
 }
+
+func TestGetChatMember(t *testing.T) {
+	s := newServer(t)
+	b, ctx := client(t, s), context.Background()
+	const bea, cy, dan, eve, fay = int64(1002), int64(1003), int64(1004), int64(1005), int64(1006)
+	for _, id := range []int64{bea, cy, dan, eve, fay} {
+		s.AddUser(User{ID: id, FirstName: "P"})
+	}
+	s.SetMember(group, ada, Creator)
+	s.SetMember(group, bea, Administrator)
+	s.Say(group, cy, "hi") // speaking makes a member
+	s.SetRestricted(group, dan, true)
+	s.SetRestricted(group, eve, false)
+	s.SetMember(group, fay, Kicked)
+	s.SetMember(forum, ada, Left)
+	tests := []struct {
+		chat, user int64
+		status     models.ChatMemberType
+		isMember   bool
+	}{
+		{group, ada, models.ChatMemberTypeOwner, false},
+		{group, bea, models.ChatMemberTypeAdministrator, false},
+		{group, cy, models.ChatMemberTypeMember, false},
+		{group, dan, models.ChatMemberTypeRestricted, true},
+		{group, eve, models.ChatMemberTypeRestricted, false},
+		{group, fay, models.ChatMemberTypeBanned, false},
+		{forum, ada, models.ChatMemberTypeLeft, false},
+		{forum, bea, models.ChatMemberTypeLeft, false}, // never in it
+		{group, s.Bot().ID, models.ChatMemberTypeMember, false},
+		{ada, ada, models.ChatMemberTypeMember, false}, // her private chat
+		{ada, bea, models.ChatMemberTypeLeft, false},
+	}
+	for _, tt := range tests {
+		m, err := b.GetChatMember(ctx, &bot.GetChatMemberParams{ChatID: tt.chat, UserID: tt.user})
+		if err != nil {
+			t.Errorf("getChatMember(%d, %d): %v", tt.chat, tt.user, err)
+			continue
+		}
+		if m.Type != tt.status {
+			t.Errorf("getChatMember(%d, %d) status = %q, want %q", tt.chat, tt.user, m.Type, tt.status)
+		}
+		if m.Type == models.ChatMemberTypeRestricted && m.Restricted.IsMember != tt.isMember {
+			t.Errorf("getChatMember(%d, %d) is_member = %v, want %v", tt.chat, tt.user, m.Restricted.IsMember, tt.isMember)
+		}
+	}
+	if m, _ := b.GetChatMember(ctx, &bot.GetChatMemberParams{ChatID: group, UserID: bea}); m.Administrator == nil || m.Administrator.User.ID != bea {
+		t.Errorf("the administrator's object lacks the user: %+v", m.Administrator)
+	}
+	if _, err := b.GetChatMember(ctx, &bot.GetChatMemberParams{ChatID: group, UserID: 999}); !errors.Is(err, bot.ErrorBadRequest) || !strings.Contains(err.Error(), "user not found") {
+		t.Errorf("an unknown user got %v, want 400 user not found", err)
+	}
+	if _, err := b.GetChatMember(ctx, &bot.GetChatMemberParams{ChatID: int64(-100999), UserID: ada}); !errors.Is(err, bot.ErrorBadRequest) || !strings.Contains(err.Error(), "chat not found") {
+		t.Errorf("an unknown chat got %v, want 400 chat not found", err)
+	}
+	noViolations(t, s)
+	if status, ans := call(t, s, "getChatMember", map[string]any{"chat_id": group}); status != http.StatusBadRequest || ans["description"] != "Bad Request: user_id is empty" {
+		t.Errorf("a call without user_id got %d %v", status, ans)
+	}
+	if len(s.Violations()) != 1 {
+		t.Errorf("a call without user_id is not a violation: %q", s.Violations())
+	}
+}

@@ -91,9 +91,10 @@ type Action struct {
 
 type chat struct {
 	Chat
-	msgs   []*message // in id order
-	nextID int
-	topics map[int]string
+	msgs    []*message // in id order
+	nextID  int
+	topics  map[int]string
+	members map[int64]membership // statuses set or learned; see memberOf
 }
 
 type message struct {
@@ -123,7 +124,15 @@ func (s *Server) AddUser(u User) {
 func (s *Server) AddChat(c Chat) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.chats[c.ID] = &chat{Chat: c, nextID: 1, topics: map[int]string{}}
+	s.chats[c.ID] = &chat{Chat: c, nextID: 1, topics: map[int]string{}, members: map[int64]membership{}}
+}
+
+// DeleteChat removes a chat, as when its owner deletes the group: calls that name it answer
+// 400 "chat not found".
+func (s *Server) DeleteChat(chatID int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.chats, chatID)
 }
 
 // CreateTopic opens a topic in a forum chat, by user, and returns its message_thread_id (the
