@@ -76,6 +76,21 @@ func (d *Dedup) Release(key string) {
 	delete(d.entries, key)
 }
 
+// Handle runs fn for the first delivery of key: a key already handled, or being handled, is
+// skipped. When fn fails the key is released, so a later delivery is handled afresh. It
+// reports whether fn ran, and fn's error.
+func (d *Dedup) Handle(key string, fn func() error) (ran bool, err error) {
+	if d.Claim(key, func() {}) != ClaimNew {
+		return false, nil
+	}
+	if err := fn(); err != nil {
+		d.Release(key)
+		return true, err
+	}
+	d.Done(key)
+	return true, nil
+}
+
 // trim drops the oldest handled keys beyond max. d.mu is held.
 func (d *Dedup) trim() {
 	for len(d.order) > d.max {

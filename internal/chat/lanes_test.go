@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"errors"
 	"sync"
 	"testing"
 	"time"
@@ -58,5 +59,23 @@ func TestLanesKeepOrderPerChannel(t *testing.T) {
 	}
 	if len(got) != 100 {
 		t.Fatalf("ran %d of 100", len(got))
+	}
+}
+
+func TestDedupHandle(t *testing.T) {
+	d := NewDedup(8)
+	calls := 0
+	fail := errors.New("disk full")
+	if ran, err := d.Handle("a", func() error { calls++; return fail }); !ran || err != fail {
+		t.Fatalf("first delivery: ran %v, err %v", ran, err)
+	}
+	if ran, err := d.Handle("a", func() error { calls++; return nil }); !ran || err != nil {
+		t.Fatalf("a failed delivery must be handled afresh: ran %v, err %v", ran, err)
+	}
+	if ran, _ := d.Handle("a", func() error { calls++; return nil }); ran {
+		t.Error("a handled message ran again")
+	}
+	if calls != 2 {
+		t.Errorf("fn ran %d times, want 2", calls)
 	}
 }

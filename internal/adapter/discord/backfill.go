@@ -92,16 +92,14 @@ func (a *Adapter) backfillChannel(ctx context.Context, in chat.Inbox, channelID 
 		if !a.wanted(m) {
 			continue
 		}
-		key := m.ID.String()
-		if a.seen.Claim(key, func() {}) != chat.ClaimNew {
-			continue // it came over the gateway as well
-		}
-		if err := a.receive(ctx, in, m); err != nil {
-			a.seen.Release(key)
+		// A message that also came over the gateway is skipped.
+		ran, err := a.seen.Handle(m.ID.String(), func() error { return a.receive(ctx, in, m) })
+		if err != nil {
 			return n, err
 		}
-		a.seen.Done(key)
-		n++
+		if ran {
+			n++
+		}
 	}
 	return n, nil
 }

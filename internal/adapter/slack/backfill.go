@@ -89,18 +89,18 @@ func (a *Adapter) backfillChannel(ctx context.Context, in chat.Inbox, channelID 
 		if !a.wanted(m) || !last.TS.Before(mustTS(sm.Timestamp)) {
 			continue
 		}
-		key := channelID + "/" + m.ts
-		if a.seen.Claim(key, func() {}) != chat.ClaimNew {
-			continue // it arrived over the socket as well
-		}
-		done := make(chan error, 1)
-		a.lanes.Run(channelID, func() { done <- a.receive(ctx, in, m) })
-		if err := <-done; err != nil {
-			a.seen.Release(key)
+		// A message that also arrived over the socket is skipped.
+		ran, err := a.seen.Handle(channelID+"/"+m.ts, func() error {
+			done := make(chan error, 1)
+			a.lanes.Run(channelID, func() { done <- a.receive(ctx, in, m) })
+			return <-done
+		})
+		if err != nil {
 			return n, err
 		}
-		a.seen.Done(key)
-		n++
+		if ran {
+			n++
+		}
 	}
 	return n, nil
 }
