@@ -99,6 +99,23 @@ func TestReload(t *testing.T) {
 	}
 }
 
+// TestDirectoryCreatedLater: a tool directory that does not exist when mom starts (as
+// ~/.config/mom/tools on a new machine) is noticed when it is created, however deep.
+func TestDirectoryCreatedLater(t *testing.T) {
+	base := t.TempDir()
+	later := filepath.Join(base, "config", "mom", "tools")
+	r, _ := startRegistry(t, filepath.Join(base, "data", "tools"), later) // the first is made at start
+	writeFile(t, base, "unrelated.txt", "noise beside the awaited directory", 0o644)
+	if err := os.MkdirAll(filepath.Join(base, "config", "mom"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	execFolder(t, later, "greet", simpleManifest("greet", "Say hello."), "echo hello")
+	waitUntil(t, "the tool in the directory made after start", func() bool { return hasTool(r, "greet") })
+
+	execFolder(t, later, "wave", simpleManifest("wave", "Wave."), "echo wave")
+	waitUntil(t, "a second tool there", func() bool { return hasTool(r, "wave") })
+}
+
 // TestStopEndsServers: Stop stops every MCP server; their tools are gone.
 func TestStopEndsServers(t *testing.T) {
 	dir := t.TempDir()
