@@ -6,7 +6,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	tgadapter "github.com/mom-agent/mom/internal/adapter/telegram"
 	fakellm "github.com/mom-agent/mom/internal/fake/llm"
@@ -229,6 +231,50 @@ func TestTelegramRateLimitIsHonoured(t *testing.T) {
 	calls := w.tg.Calls("sendMessage")
 	if len(calls) < 3 || !strings.HasPrefix(calls[0].Error, "Too Many Requests") || calls[2].Error != "" {
 		t.Fatalf("sendMessage calls = %+v; want two refused and then one sent", calls)
+	}
+}
+
+// TestTelegramUpdatesSentAgainAfterACrashAreNotLoggedTwice: mom confirms a batch of
+// updates only with its next getUpdates call, so when it dies before that call gets through,
+// Telegram sends the batch again to the next mom, which must know it from the log.
+func TestTelegramUpdatesSentAgainAfterACrashAreNotLoggedTwice(t *testing.T) {
+	w := newTelegramWorld(t, "")
+	w.llm.Enqueue(fakellm.Text("hello to you"))
+	w.run()
+	w.tg.RateLimit("getUpdates", 1, 1) // the call that would confirm the message is refused
+	w.tg.Say(tgAda, tgAda, "hello once")
+	w.botSays(tgAda, 0, "hello to you")
+	var refused time.Time
+	eventually(t, "the confirming getUpdates to be refused", func() bool {
+		for _, c := range w.tg.Calls("getUpdates") {
+			if strings.HasPrefix(c.Error, "Too Many Requests") {
+				refused = c.At
+				return true
+			}
+		}
+		return false
+	})
+	if err := w.p.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	w.p.wait()
+	// The next mom may poll only after retry_after, or the fake counts a violation.
+	eventually(t, "retry_after to pass", func() bool { return time.Since(refused) > 1100*time.Millisecond })
+	w.run()
+	eventually(t, "the message to be sent again and confirmed", func() bool {
+		again := false
+		for _, n := range w.tg.Deliveries() {
+			again = again || n >= 2
+		}
+		return again && w.tg.Pending() == 0
+	})
+	w.stop()
+	var said []string
+	for _, l := range jsonLines(t, filepath.Join(w.channelDir("tg", strconv.FormatInt(tgAda, 10)), "log.jsonl")) {
+		said = append(said, l["text"].(string))
+	}
+	if strings.Count(strings.Join(said, "\n"), "hello once") != 1 {
+		t.Errorf("log.jsonl holds %q; want the message once", said)
 	}
 }
 

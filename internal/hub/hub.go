@@ -1,5 +1,6 @@
 // Package hub routes what adapters hear. Every message is appended to its channel's log.jsonl
-// first, trigger or not; messages sent before start-up (redeliveries, backfill) stop there.
+// first, trigger or not; messages sent before start-up (redeliveries, backfill) stop there,
+// and one of them already in the log (sent again after mom died) is not logged twice.
 // Then the hub applies access control, recognizes triggers (a mention or a DM) and `stop`, and
 // runs the agent through a per-channel queue: one run per channel at a time, channels in
 // parallel. A trigger that arrives while its channel is busy is handled by
@@ -33,6 +34,8 @@ type Hub struct {
 	// started is when mom started. Messages sent before it are history (a platform's
 	// redelivery or backfill after a restart): they are logged but never run.
 	started time.Time
+	// repeats recognizes messages from before start-up that are in the log already.
+	repeats repeats
 
 	ctx    context.Context // runs and notices stop when it ends
 	cancel context.CancelFunc
@@ -97,10 +100,16 @@ func (h *Hub) Receive(ctx context.Context, adapter string, m chat.Message) error
 	if err != nil {
 		return err
 	}
+	if m.TS.Before(h.started) {
+		if dup, err := h.repeats.seen(ch, m.ID); err != nil || dup {
+			return err
+		}
+	}
 	pos, err := ch.AppendLog(m)
 	if err != nil {
 		return fmt.Errorf("could not log the message: %w", err)
 	}
+	h.repeats.logged(ch, m.ID)
 	if m.Sender.IsBot || !(m.IsMention || m.IsDM) || m.TS.Before(h.started) {
 		return nil
 	}

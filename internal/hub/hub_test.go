@@ -273,3 +273,22 @@ func TestWakeQueuesEventsUpToTheCap(t *testing.T) {
 		t.Errorf("event triggers are mom's own wake-ups, not people's messages, and stay out of the log: %q", texts)
 	}
 }
+
+// TestMessagesSentAgainAfterARestartAreLoggedOnce: a platform resends what a previous mom
+// logged but did not confirm; the log is what recognizes it.
+func TestMessagesSentAgainAfterARestartAreLoggedOnce(t *testing.T) {
+	r := newHubRig(t, config.Adapter{})
+	before := time.Now().Add(-time.Minute)
+	first := msg("100", "bea", "logged by the mom that died", false, false)
+	first.TS = before
+	r.receive(t, first)
+	r.hub.repeats = repeats{} // a new process remembers nothing but the log
+	r.receive(t, first)
+	chatter := msg("101", "bea", "said while mom was down", false, false)
+	chatter.TS = before
+	r.receive(t, chatter)
+	r.receive(t, chatter) // and sent twice within the new process
+	if got := strings.Join(r.logTexts(t), "|"); got != "logged by the mom that died|said while mom was down" {
+		t.Errorf("log = %s", got)
+	}
+}
