@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"sync"
 
 	"github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
@@ -50,33 +49,19 @@ func (a *Adapter) MemberChannels(ctx context.Context, userID string) ([]string, 
 	}
 	slices.Sort(chats)
 
-	in, errs := make([]bool, len(chats)), make([]error, len(chats))
-	sem := make(chan struct{}, memberLookups)
-	var wg sync.WaitGroup
-	for i, chatID := range chats {
-		sem <- struct{}{}
-		wg.Go(func() {
-			defer func() { <-sem }()
-			in[i], errs[i] = a.isMember(ctx, chatID, user)
-		})
-	}
-	wg.Wait()
-
-	var failed error
-	nFailed := 0
-	for i, chatID := range chats {
-		switch {
-		case errs[i] != nil:
-			a.log.Warn("could not tell whether a person is in a chat; their commands will not see it", "user", userID, "chat", chatID, "err", errs[i])
-			nFailed++
-			failed = errs[i]
-		case in[i]:
-			ids = append(ids, groups[chatID]...)
+	inChats, err := chat.AskAll(chats, memberLookups, func(chatID int64) ([]string, error) {
+		in, err := a.isMember(ctx, chatID, user)
+		if err != nil || !in {
+			return nil, err
 		}
+		return groups[chatID], nil
+	}, func(chatID int64, err error) {
+		a.log.Warn("could not tell whether a person is in a chat; their commands will not see it", "user", userID, "chat", chatID, "err", err)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("could not ask Telegram whether %s is in any of the %d chats mom knows: %w", userID, len(chats), err)
 	}
-	if nFailed > 0 && nFailed == len(chats) {
-		return nil, fmt.Errorf("could not ask Telegram whether %s is in any of the %d chats mom knows: %w", userID, nFailed, failed)
-	}
+	ids = append(ids, inChats...)
 	slices.Sort(ids)
 	return ids, nil
 }
