@@ -115,7 +115,8 @@ func since(last chat.Message) snowflake.ID {
 }
 
 // guildOf looks a logged channel up (GET /channels/{id}) and returns its guild, nil for a DM.
-// It also tells a channel mom can no longer see from one it may read.
+// It also tells a channel mom can no longer see from one it may read, and learns whom a
+// logged DM is with, so user isolation knows it before the person writes again.
 func (a *Adapter) guildOf(ctx context.Context, id snowflake.ID) (*snowflake.ID, error) {
 	var c discord.Channel
 	err := a.rate.Do(ctx, func() (err error) {
@@ -127,6 +128,9 @@ func (a *Adapter) guildOf(ctx context.Context, id snowflake.ID) (*snowflake.ID, 
 	}
 	gc, ok := c.(discord.GuildChannel)
 	if !ok {
+		if dm, ok := c.(discord.DMChannel); ok && len(dm.Recipients) == 1 {
+			a.dir.addDM(id.String(), userOf(dm.Recipients[0], nil))
+		}
 		return nil, nil
 	}
 	a.dir.addChannel(gc)

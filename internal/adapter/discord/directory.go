@@ -16,10 +16,13 @@ type directory struct {
 	users   map[string]chat.User
 	chans   map[string]chat.Channel // guild text channels and DMs
 	threads map[string]string       // thread id → the channel it belongs to
+	guilds  map[string]string       // guild text channel id → its guild's id
+	dmWith  map[string]string       // DM channel id → the person it is with
 }
 
 func newDirectory() *directory {
-	return &directory{users: map[string]chat.User{}, chans: map[string]chat.Channel{}, threads: map[string]string{}}
+	return &directory{users: map[string]chat.User{}, chans: map[string]chat.Channel{}, threads: map[string]string{},
+		guilds: map[string]string{}, dmWith: map[string]string{}}
 }
 
 // userOf builds a chat.User the way people recognize them: the handle as username, the name
@@ -73,6 +76,7 @@ func (d *directory) addChannel(c discord.GuildChannel) {
 	switch c.Type() {
 	case discord.ChannelTypeGuildText, discord.ChannelTypeGuildNews:
 		d.chans[c.ID().String()] = chat.Channel{ID: c.ID().String(), Name: c.Name(), Kind: chat.KindChannel}
+		d.guilds[c.ID().String()] = c.GuildID().String()
 	case discord.ChannelTypeGuildPublicThread, discord.ChannelTypeGuildPrivateThread, discord.ChannelTypeGuildNewsThread:
 		if p := c.ParentID(); p != nil {
 			d.threads[c.ID().String()] = p.String()
@@ -85,6 +89,8 @@ func (d *directory) removeChannel(id string) {
 	defer d.mu.Unlock()
 	delete(d.chans, id)
 	delete(d.threads, id)
+	delete(d.guilds, id)
+	delete(d.dmWith, id)
 }
 
 func (d *directory) addThread(id, parent string) {
@@ -98,6 +104,31 @@ func (d *directory) addDM(id string, with chat.User) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.chans[id] = chat.Channel{ID: id, Name: "DM:" + with.Username, Kind: chat.KindDM}
+	d.dmWith[id] = with.ID
+}
+
+// dmsWith returns the ids of the DM channels the bot has with a person.
+func (d *directory) dmsWith(user string) []string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var ids []string
+	for id, with := range d.dmWith {
+		if with == user {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+// guildChannels returns the known guild text channels by the id of their guild.
+func (d *directory) guildChannels() map[string][]string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	out := map[string][]string{}
+	for id, g := range d.guilds {
+		out[g] = append(out[g], id)
+	}
+	return out
 }
 
 func (d *directory) isDM(id string) bool {

@@ -1,6 +1,7 @@
 package discord
 
 import (
+	"github.com/disgoorg/disgo/discord"
 	"github.com/disgoorg/disgo/gateway"
 )
 
@@ -22,7 +23,8 @@ func (a *Adapter) onEvent(_ gateway.EventType, data gateway.EventData) {
 		a.log.Info("resumed the Discord session")
 	case gateway.EventGuildCreate:
 		for _, c := range e.Channels {
-			d.addChannel(c)
+			// Discord leaves guild_id out of the channels inside a guild.
+			d.addChannel(discord.ApplyGuildIDToChannel(c, e.ID))
 		}
 		for _, t := range e.Threads {
 			d.addChannel(t)

@@ -6,25 +6,31 @@
 //     Messages (around, before or after, limit 1–100, newest first, without the gateway-only
 //     guild_id and member; 403 Missing Access where the bot cannot view the channel); message
 //     create (JSON, or multipart with payload_json and files[n]), edit and delete; threads from
-//     a message; typing. Errors are {"message","code"} bodies with Discord's HTTP statuses and
-//     JSON error codes; every answer carries X-RateLimit-* headers, and a rate-limited route
-//     answers 429 with Retry-After, X-RateLimit-* and {"retry_after": seconds}.
+//     a message; typing; Get Guild (owner_id, roles), Get Guild Channels (with their
+//     permission_overwrites), Get Guild Roles and Get Guild Member (404 Unknown Member, code
+//     10007, for someone outside the guild). Errors are {"message","code"} bodies with
+//     Discord's HTTP statuses and JSON error codes; every answer carries X-RateLimit-*
+//     headers, and a rate-limited route answers 429 with Retry-After, X-RateLimit-* and
+//     {"retry_after": seconds}.
 //   - The gateway over WebSocket (?v=10&encoding=json): HELLO (op 10) with heartbeat_interval;
 //     IDENTIFY (op 2) checked for the token and the intents, answered by READY (session_id,
-//     resume_gateway_url) and GUILD_CREATE (channels, threads, members); heartbeats (op 1 ↔ op
-//     11); dispatches (op 0 with s and t) filtered by intents, with message content withheld
-//     without the MESSAGE_CONTENT intent as Discord does; RESUME (op 6) replays what was
-//     dispatched after the client's sequence number, then RESUMED; RECONNECT (op 7) and
-//     INVALID_SESSION (op 9) on demand.
+//     resume_gateway_url) and GUILD_CREATE (roles, channels with their permission
+//     overwrites, threads, members with their roles); heartbeats (op 1 ↔ op 11); dispatches
+//     (op 0 with s and t) filtered by intents, with message content withheld without the
+//     MESSAGE_CONTENT intent as Discord does; RESUME (op 6) replays what was dispatched after
+//     the client's sequence number, then RESUMED; RECONNECT (op 7) and INVALID_SESSION
+//     (op 9) on demand.
 //   - The CDN: attachment URLs (<URL>/attachments/{channel}/{attachment}/{name}?ex=…&is=…&hm=…)
 //     that serve the file without a token, as Discord's signed CDN links do.
 //
-// Tests set up a guild (AddUser, AddChannel), play people (Say with InReplyTo, WithFile, or
-// Silently for what was said while the bot was offline) and faults (DropSocket, Reconnect,
-// InvalidateSession, RateLimit, HideChannel), and look at what a person would see (Messages,
-// Thread, Uploads, Typing) or what the client sent (Calls, Violations). Every protocol mistake
-// (a wrong token, missing intents, malformed payloads, unknown opcodes, a request that ignores
-// a 429's retry_after, a bot token sent to the CDN, an edit of someone else's message, a
-// message over 2,000 characters, a history query Discord refuses) is answered as Discord
-// answers it and also recorded in Violations, which tests assert is empty.
+// Tests set up a guild (AddUser, AddChannel, and who may see what: SetOwner, AddRole,
+// SetRoles, SetOverwrites, a User that is NotMember), play people (Say with InReplyTo,
+// WithFile, or Silently for what was said while the bot was offline) and faults (DropSocket,
+// Reconnect, InvalidateSession, RateLimit, HideChannel), and look at what a person would see
+// (Messages, Thread, Uploads, Typing) or what the client sent (Calls, Violations). Every
+// protocol mistake (a wrong token, missing intents, malformed payloads, unknown opcodes, a
+// request that ignores a 429's retry_after, a bot token sent to the CDN, an edit of someone
+// else's message, a message over 2,000 characters, a history query Discord refuses) is
+// answered as Discord answers it and also recorded in Violations, which tests assert is
+// empty.
 package fakediscord

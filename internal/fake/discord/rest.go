@@ -187,6 +187,8 @@ func (s *Server) route(r *http.Request, route, path string, body []byte) (int, a
 		return s.deleteMessage(seg[1], seg[3])
 	case "POST /channels/{id}/messages/{id}/threads":
 		return s.createThread(seg[1], seg[3], body)
+	case "GET /guilds/{id}", "GET /guilds/{id}/channels", "GET /guilds/{id}/roles", "GET /guilds/{id}/members/{id}":
+		return s.guildRoute(route, seg)
 	case "POST /channels/{id}/typing":
 		if s.channels[seg[1]] == nil {
 			return 0, nil, &restError{status: http.StatusNotFound, code: 10003, msg: "Unknown Channel"}

@@ -28,6 +28,8 @@ type Server struct {
 
 	users    map[string]*User
 	order    []string // user ids in the order they were added
+	roles    []Role   // the guild's roles, @everyone first
+	owner    string   // the guild owner's user id
 	channels map[string]*channel
 	chOrder  []string
 	files    map[string]*File // CDN path → content
@@ -59,6 +61,8 @@ func New(opts ...Option) *Server {
 		o(&s.cfg)
 	}
 	s.addUserLocked(User{ID: s.cfg.botID, Username: s.cfg.botName, Bot: true})
+	s.roles = []Role{{ID: s.cfg.guildID, Name: "@everyone", Permissions: PermDefaultEveryone}}
+	s.owner = s.cfg.botID
 	s.ts = httptest.NewServer(http.HandlerFunc(s.serveHTTP))
 	return s
 }

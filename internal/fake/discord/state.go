@@ -16,6 +16,11 @@ type User struct {
 	// Nick is the guild nickname; may be empty.
 	Nick string
 	Bot  bool
+	// Roles are the ids of the member's guild roles (AddRole); @everyone is implied.
+	Roles []string
+	// NotMember makes the user someone outside the guild: they can DM the bot, but Get Guild
+	// Member answers 404 Unknown Member and GUILD_CREATE does not list them.
+	NotMember bool
 }
 
 // Channel kinds, as Discord's channel types.
@@ -35,6 +40,8 @@ type Channel struct {
 	Recipient string
 	// Parent is the channel a thread belongs to.
 	Parent string
+	// Overwrites are a guild text channel's permission overwrites.
+	Overwrites []Overwrite
 }
 
 // File is a file attached to a message, by a person (Say WithFile) or by the bot (an upload).

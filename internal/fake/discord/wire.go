@@ -39,7 +39,11 @@ func (s *Server) wireMember(id string, withUser bool) map[string]any {
 	if u != nil && u.Nick != "" {
 		nick = u.Nick
 	}
-	m := map[string]any{"nick": nick, "roles": []string{}, "joined_at": "2024-01-01T00:00:00.000000+00:00",
+	roles := []string{}
+	if u != nil && u.Roles != nil {
+		roles = u.Roles
+	}
+	m := map[string]any{"nick": nick, "roles": roles, "joined_at": "2024-01-01T00:00:00.000000+00:00",
 		"deaf": false, "mute": false, "flags": 0, "pending": false}
 	if withUser {
 		m["user"] = s.wireUser(id)
@@ -68,7 +72,7 @@ func (s *Server) wireChannel(ch *channel) map[string]any {
 		c["guild_id"] = s.cfg.guildID
 		c["name"] = ch.Name
 		c["position"] = 0
-		c["permission_overwrites"] = []any{}
+		c["permission_overwrites"] = wireOverwrites(ch.Overwrites)
 		c["nsfw"] = false
 		c["topic"] = nil
 		c["parent_id"] = nil
@@ -100,7 +104,7 @@ func (s *Server) wireMessage(ch *channel, m *message, withContent bool) map[stri
 	}
 	if ch.Kind != KindDM {
 		w["guild_id"] = s.cfg.guildID
-		if u := s.users[m.Author]; u != nil && !u.Bot {
+		if u := s.users[m.Author]; u != nil && !u.Bot && !u.NotMember {
 			w["member"] = s.wireMember(m.Author, false)
 		}
 	}
@@ -170,34 +174,56 @@ func indexMention(s string) int {
 	return -1
 }
 
-// wireGuild is the GUILD_CREATE payload: the guild with its text channels, active threads and
-// members. Without the GUILD_MEMBERS intent Discord sends only the bot's own member. Call it
-// with s.mu held.
+// wireGuild is the GUILD_CREATE payload: the guild object with its text channels, active
+// threads and members. Without the GUILD_MEMBERS intent Discord sends only the bot's own
+// member. The channels and threads come without guild_id, as Discord sends them inside a
+// guild. Call it with s.mu held.
 func (s *Server) wireGuild(intents int64) map[string]any {
-	channels, threads, members := []any{}, []any{}, []any{}
+	channels, threads, members, count := []any{}, []any{}, []any{}, 0
 	for _, id := range s.chOrder {
 		ch := s.channels[id]
+		c := s.wireChannel(ch)
+		delete(c, "guild_id")
 		switch ch.Kind {
 		case KindText:
-			channels = append(channels, s.wireChannel(ch))
+			channels = append(channels, c)
 		case KindThread:
-			threads = append(threads, s.wireChannel(ch))
+			threads = append(threads, c)
 		}
 	}
 	for _, id := range s.order {
+		if !s.isMember(id) {
+			continue
+		}
+		count++
 		if id == s.cfg.botID || intents&IntentGuildMembers != 0 {
 			members = append(members, s.wireMember(id, true))
 		}
 	}
+	g := s.wireGuildObject()
+	for k, v := range map[string]any{
+		"unavailable": false, "large": false, "member_count": count,
+		"joined_at": "2024-01-01T00:00:00.000000+00:00", "channels": channels, "threads": threads,
+		"members": members, "voice_states": []any{}, "presences": []any{}, "stage_instances": []any{},
+		"guild_scheduled_events": []any{}, "soundboard_sounds": []any{},
+	} {
+		g[k] = v
+	}
+	return g
+}
+
+// wireGuildObject is the guild object, as Get Guild answers it: its owner and roles among
+// the rest. Call it with s.mu held.
+func (s *Server) wireGuildObject() map[string]any {
 	return map[string]any{
-		"id": s.cfg.guildID, "name": s.cfg.guild, "icon": nil, "owner_id": s.cfg.botID,
-		"roles": []any{}, "emojis": []any{}, "features": []any{}, "unavailable": false, "large": false,
-		"member_count": len(s.order), "joined_at": "2024-01-01T00:00:00.000000+00:00",
-		"channels": channels, "threads": threads, "members": members, "voice_states": []any{},
-		"presences": []any{}, "stage_instances": []any{}, "guild_scheduled_events": []any{},
-		"soundboard_sounds": []any{}, "verification_level": 0, "default_message_notifications": 0,
-		"explicit_content_filter": 0, "mfa_level": 0, "premium_tier": 0, "system_channel_flags": 0,
-		"nsfw_level": 0, "preferred_locale": "en-US", "afk_timeout": 300,
+		"id": s.cfg.guildID, "name": s.cfg.guild, "icon": nil, "splash": nil, "discovery_splash": nil,
+		"owner_id": s.owner, "afk_channel_id": nil, "afk_timeout": 300, "verification_level": 0,
+		"default_message_notifications": 0, "explicit_content_filter": 0, "roles": s.wireRoles(),
+		"emojis": []any{}, "features": []any{}, "mfa_level": 0, "application_id": nil,
+		"system_channel_id": nil, "system_channel_flags": 0, "rules_channel_id": nil,
+		"vanity_url_code": nil, "description": nil, "banner": nil, "premium_tier": 0,
+		"preferred_locale": "en-US", "public_updates_channel_id": nil, "nsfw_level": 0,
+		"stickers": []any{}, "premium_progress_bar_enabled": false,
 	}
 }
 
