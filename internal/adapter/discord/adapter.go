@@ -165,7 +165,7 @@ func (a *Adapter) Connected() bool {
 func (a *Adapter) Start(ctx context.Context, in chat.Inbox) error {
 	var me discord.User
 	if err := a.client.Do(rest.GetCurrentUser.Compile(nil), nil, &me, rest.WithCtx(ctx)); err != nil {
-		return fmt.Errorf("Discord did not accept the bot token (GET /users/@me): %w", explain(err))
+		return chat.SignInError("Discord", "GET /users/@me", explain(err), unauthorized(err))
 	}
 	bot := userOf(me, nil)
 	url := a.opts.Config.GatewayURL
@@ -236,6 +236,12 @@ func explain(err error) error {
 		return fmt.Errorf("%w (the bot lacks a permission in that channel; re-invite it with the URL in the README)", err)
 	}
 	return err
+}
+
+// unauthorized reports whether Discord refused the token.
+func unauthorized(err error) bool {
+	var re *rest.Error
+	return errors.As(err, &re) && re.Response != nil && re.Response.StatusCode == http.StatusUnauthorized
 }
 
 // explainClose names what a gateway close code means for the person setting mom up.

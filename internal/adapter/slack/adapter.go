@@ -127,7 +127,7 @@ func (a *Adapter) Users() []chat.User { return a.dir.users() }
 func (a *Adapter) Start(ctx context.Context, in chat.Inbox) error {
 	auth, err := a.api.AuthTestContext(ctx)
 	if err != nil {
-		return fmt.Errorf("Slack did not accept the bot token (auth.test): %w", explain(err))
+		return chat.SignInError("Slack", "auth.test", explain(err), authError(err))
 	}
 	a.mu.Lock()
 	a.bot = chat.User{ID: auth.UserID, Username: auth.User, IsBot: true}

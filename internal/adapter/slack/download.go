@@ -16,7 +16,7 @@ import (
 // Progress goes to progress.
 func (a *Adapter) Download(ctx context.Context, channelID string, w, progress io.Writer) error {
 	if _, err := a.api.AuthTestContext(ctx); err != nil {
-		return fmt.Errorf("Slack did not accept the bot token (auth.test): %w", explain(err))
+		return chat.SignInError("Slack", "auth.test", explain(err), authError(err))
 	}
 	if err := a.dir.load(ctx); err != nil {
 		return err

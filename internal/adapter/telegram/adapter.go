@@ -150,7 +150,7 @@ func (a *Adapter) Start(ctx context.Context, in chat.Inbox) error {
 	a.mu.Unlock()
 	me, err := a.api.GetMe(ctx)
 	if err != nil {
-		return fmt.Errorf("Telegram did not accept the bot token (getMe): %w", explain(err))
+		return chat.SignInError("Telegram", "getMe", explain(err), errors.Is(err, bot.ErrorUnauthorized) || errors.Is(err, bot.ErrorNotFound))
 	}
 	a.mu.Lock()
 	a.bot = chat.User{ID: strconv.FormatInt(me.ID, 10), Username: me.Username, DisplayName: me.FirstName, IsBot: true}
