@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -74,20 +73,13 @@ func BenchmarkOneShot(b *testing.B) {
 	}
 }
 
-// residentKB reads a process's resident set size from /proc.
+// residentKB reads a process's resident set size (kB) from /proc.
 func residentKB(b *testing.B, pid int) int {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		b.Skipf("no /proc to read memory from: %v", err)
+	rss, ok := procStatus(b, pid)["VmRSS"]
+	if !ok {
+		b.Fatal("no VmRSS in /proc status")
 	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			kb, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(rest), " kB"))
-			return kb
-		}
-	}
-	b.Fatal("no VmRSS in /proc status")
-	return 0
+	return rss
 }
 
 func median(xs []int) int {
