@@ -350,6 +350,8 @@ func TestWebBadInputIsRefusedWithAReason(t *testing.T) {
 		{"POST", "/api/channels/general/stop", `{"name": ""}`, 400, `pick a display name first`},
 		{"GET", "/api/channels/..%2Fslack/messages", ``, 404, `may use only lowercase letters`},
 		{"GET", "/api/channels/general/messages?limit=0", ``, 400, `limit must be a number from 1 to 2000`},
+		{"GET", "/api/channels/general/messages?runsFrom=-1", ``, 400, `runsFrom must be an offset in log.jsonl (a number from 0 up), not \"-1\"`},
+		{"GET", "/api/channels/general/messages?runsFrom=end", ``, 400, `runsFrom must be an offset in log.jsonl`},
 	} {
 		resp, body := ww.request(tt.method, tt.path, ww.token, strings.NewReader(tt.body), json)
 		if resp.StatusCode != tt.status || !strings.Contains(body, tt.want) {

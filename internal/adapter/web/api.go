@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -76,15 +77,18 @@ func (a *Adapter) channel(w http.ResponseWriter, r *http.Request) (*store.Channe
 	return ch, true
 }
 
-// history answers GET /api/channels/{channel}/messages?limit=N: the channel's last N messages
-// from log.jsonl, oldest first.
+// history answers GET /api/channels/{channel}/messages?limit=N&runsFrom=OFFSET: the channel's
+// last N messages from log.jsonl, oldest first. With runsFrom (the least "from" of the runs
+// whose frames the page holds; see frame), mom's answers logged at or after that offset are
+// left out, because the page draws them from the frames.
 func (a *Adapter) history(w http.ResponseWriter, r *http.Request) {
 	ch, ok := a.channel(w, r)
 	if !ok {
 		return
 	}
+	q := r.URL.Query()
 	limit := historyDefault
-	if s := r.URL.Query().Get("limit"); s != "" {
+	if s := q.Get("limit"); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 1 || n > historyMax {
 			writeError(w, http.StatusBadRequest, fmt.Sprintf("limit must be a number from 1 to %d", historyMax))
@@ -92,7 +96,19 @@ func (a *Adapter) history(w http.ResponseWriter, r *http.Request) {
 		}
 		limit = n
 	}
+	from := int64(-1)
+	if s := q.Get("runsFrom"); s != "" {
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || n < 0 {
+			writeError(w, http.StatusBadRequest, fmt.Sprintf("runsFrom must be an offset in log.jsonl (a number from 0 up), not %q", s))
+			return
+		}
+		from = n
+	}
 	msgs, err := ch.TailMessages(limit)
+	if err == nil && from >= 0 {
+		msgs, err = withoutAnswersFrom(ch, msgs, from)
+	}
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, fmt.Sprintf("could not read the history of %s: %v", ch.Key(), err))
 		return
@@ -101,6 +117,23 @@ func (a *Adapter) history(w http.ResponseWriter, r *http.Request) {
 		msgs = []chat.Message{} // the page wants a list, even an empty one
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"channel": ch.ID(), "messages": msgs, "running": a.live.running(ch.ID())})
+}
+
+// withoutAnswersFrom leaves out of msgs mom's answers (its lines without files; its files are
+// shown once by id) logged at or after offset from. The log is read after msgs were, so
+// every answer msgs holds from there on is seen; from is a run's start, so little is read.
+func withoutAnswersFrom(ch *store.Channel, msgs []chat.Message, from int64) ([]chat.Message, error) {
+	answers := make(map[string]bool)
+	err := ch.ReadLog(from, func(m chat.Message, _ store.LogPos) error {
+		if m.Sender.IsBot && len(m.Attachments) == 0 {
+			answers[m.ID] = true
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(msgs, func(m chat.Message) bool { return answers[m.ID] }), nil
 }
 
 // send answers POST /api/channels/{channel}/messages, a multipart form with "name" (the

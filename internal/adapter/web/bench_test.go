@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -35,7 +36,9 @@ func BenchmarkBroadcast(b *testing.B) {
 	}
 }
 
-// BenchmarkHistory measures loading a channel's last 200 messages from a 5,000-line log.
+// BenchmarkHistory measures loading a channel's last 200 messages from a 5,000-line log:
+// all of them, and without the answers of a run of 20 lines at the end that the page draws
+// from frames (runsFrom).
 func BenchmarkHistory(b *testing.B) {
 	st, err := store.Open(b.TempDir())
 	if err != nil {
@@ -44,20 +47,32 @@ func BenchmarkHistory(b *testing.B) {
 	defer st.Close()
 	ch, _ := st.Channel("web", "general")
 	now := time.Now()
+	var from int64
 	for i := range 5000 {
-		ch.AppendLog(chat.Message{ID: strconv.Itoa(i), TS: now, Sender: chat.User{ID: "web:ada", Username: "ada"},
+		if i == 4980 {
+			from, _ = ch.LogSize()
+		}
+		sender := chat.User{ID: "web:ada", Username: "ada"}
+		if i >= 4980 && i%2 == 1 {
+			sender = chat.User{ID: "mom", Username: "mom", IsBot: true}
+		}
+		ch.AppendLog(chat.Message{ID: strconv.Itoa(i), TS: now, Sender: sender,
 			Text: "a message of a typical length, about as long as people write in a chat"})
 	}
 	a := New(Options{Name: "web", Store: st})
 	h := http.HandlerFunc(a.history)
-	b.ReportAllocs()
-	for b.Loop() {
-		r := httptest.NewRequest("GET", "/api/channels/general/messages", nil)
-		r.SetPathValue("channel", "general")
-		w := httptest.NewRecorder()
-		h(w, r)
-		if w.Code != 200 {
-			b.Fatal(w.Code, w.Body)
-		}
+	for _, c := range []struct{ name, query string }{{"all", ""}, {"runsFrom", "?runsFrom=" + strconv.FormatInt(from, 10)}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				r := httptest.NewRequest("GET", "/api/channels/general/messages"+c.query, nil)
+				r.SetPathValue("channel", "general")
+				w := httptest.NewRecorder()
+				h(w, r)
+				if w.Code != 200 || (c.query != "" && strings.Count(w.Body.String(), `"isBot":true`) != 0) {
+					b.Fatal(w.Code, w.Body)
+				}
+			}
+		})
 	}
 }

@@ -29,19 +29,34 @@ const (
 // frame is one thing the server tells every browser over the WebSocket. Type says which
 // fields are set:
 //
-//	hello                                      first frame of a connection
-//	channel      channel                       a channel was created
-//	message      channel, message              a message in log.jsonl (a person's, or mom's file)
-//	notice       channel, id, text             a short note from mom (busy, stopping, …)
-//	notice_edit  channel, id, text             the note's new text
-//	notice_gone  channel, id                   the note was withdrawn
-//	run_start    channel, run, trigger, event  mom starts working
-//	text         channel, run, text            the answer's next piece
-//	message_end  channel, run                  the end of one answer of the run
-//	tool_start   channel, run, id, name, text (the label), args
-//	tool_end     channel, run, id, output, isError, ms
-//	status       channel, run, text            retries and compaction
-//	run_end      channel, run, stopReason, error, usage
+//	hello                                             replay done: load the history
+//	channel       channel                             a channel was created
+//	message       channel, message                    a message in log.jsonl (a person's, or mom's file)
+//	notice        channel, id, text                   a short note from mom (busy, stopping, …)
+//	notice_edit   channel, id, text                   the note's new text
+//	notice_gone   channel, id                         the note was withdrawn
+//	run_start     channel, run, trigger, event, from  mom starts working (from: see below)
+//	message_start channel, run                        an answer begins (one still open failed)
+//	text          channel, run, text                  the answer's next piece
+//	message_end   channel, run                        the end of one answer of the run
+//	tool_start    channel, run, id, name, text (the label), args
+//	tool_end      channel, run, id, output, isError, ms
+//	status        channel, run, text                  retries and compaction
+//	run_end       channel, run, stopReason, error, usage
+//
+// A connection starts with the frames of the runs in progress (replayed, from their
+// run_start), then hello, then everything live, in order. A page shows the channel's
+// history from log.jsonl and, on top, the frames it got; a reload, a channel switch and a
+// reconnect are all a new connection and a new history. The two overlap in one place only:
+// the agent logs each of mom's answers while its run goes on, so an answer of a run the page
+// draws from frames can also be in the history (the run was in progress at the hello, or
+// began after it and logged before the history was read). run_start's from is the log's size
+// when the run began; every answer logged at or after it belongs to that run or a later one,
+// and the page has the frames of both. So the page asks for the history with runsFrom, the
+// least from of the runs it holds frames of, and the history leaves those answers out: each
+// shows once, from the frames. Nothing else is shown twice: a frame goes into either the
+// replay or the live stream, never both (both happen under live.mu), and messages (people's,
+// mom's files) carry their log id, which the page shows once.
 type frame struct {
 	Type       string        `json:"type"`
 	Channel    string        `json:"channel,omitempty"`
@@ -58,6 +73,7 @@ type frame struct {
 	StopReason string        `json:"stopReason,omitempty"`
 	Error      string        `json:"error,omitempty"`
 	Usage      string        `json:"usage,omitempty"`
+	From       *int64        `json:"from,omitempty"`
 	Message    *chat.Message `json:"message,omitempty"`
 }
 
@@ -167,23 +183,31 @@ func (l *live) running(channel string) bool {
 	return len(l.runs[channel]) > 0
 }
 
-// subscribe adds a browser and queues its greeting and the runs in progress.
+// subscribe adds a browser and queues the runs in progress, then its greeting: the page
+// loads the history on hello, knowing which runs it draws from frames.
 func (l *live) subscribe() *client {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	var replay [][]byte
 	for _, run := range l.runs {
-		for _, r := range run {
-			if b, err := json.Marshal(r.frame()); err == nil {
+		// A run that outgrew its replay lacks frames, perhaps answers: without its from,
+		// the page takes those answers from the history.
+		cut := len(run) >= maxReplay
+		for i, r := range run {
+			f := r.frame()
+			if i == 0 && cut {
+				f.From = nil
+			}
+			if b, err := json.Marshal(f); err == nil {
 				replay = append(replay, b)
 			}
 		}
 	}
 	c := &client{send: make(chan []byte, clientQueue+len(replay)+1), gone: make(chan struct{})}
-	c.send <- []byte(`{"type":"hello"}`)
 	for _, b := range replay {
 		c.send <- b
 	}
+	c.send <- []byte(`{"type":"hello"}`)
 	if l.closed {
 		close(c.gone)
 		return c

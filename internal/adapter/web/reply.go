@@ -31,8 +31,28 @@ func (a *Adapter) Reply(ctx context.Context, channelID string, trigger chat.Mess
 		a.showMessage(trigger)
 	}
 	r := &reply{a: a, channel: channelID, run: a.nextID(time.Now())}
-	a.live.broadcast(frame{Type: "run_start", Channel: channelID, Run: r.run, Trigger: trigger.ID, Event: trigger.EventFile()})
+	a.live.broadcast(frame{Type: "run_start", Channel: channelID, Run: r.run, Trigger: trigger.ID, Event: trigger.EventFile(),
+		From: a.logEnd(channelID)})
 	return r
+}
+
+// logEnd is where the channel's next log line will start: every answer the run about to
+// start logs comes after it (one run per channel at a time), which is what lets a page tell
+// the answers its frames show from the ones only log.jsonl has. Nil when the log cannot be
+// measured; the page then takes the whole history, which may show an answer twice but never
+// loses one.
+func (a *Adapter) logEnd(channelID string) *int64 {
+	ch, err := a.opts.Store.Channel(a.opts.Name, channelID)
+	if err != nil {
+		a.log.Warn("could not find the channel of a run", "channel", channelID, "err", err)
+		return nil
+	}
+	end, err := ch.LogSize()
+	if err != nil {
+		a.log.Warn("could not measure the log of a run's channel", "channel", channelID, "err", err)
+		return nil
+	}
+	return &end
 }
 
 // reply turns one run's agent events into frames.
@@ -51,6 +71,12 @@ func (r *reply) send(f frame) {
 // normal verbosity.
 func (r *reply) Event(ev agent.Event) {
 	switch ev.Type {
+	case agent.EventMessageStart:
+		// Also the start of a retry: text since the last message_end belonged to the attempt
+		// that failed, and the retry writes the answer again.
+		if ev.Message == nil || ev.Message.Role == llm.RoleAssistant {
+			r.send(frame{Type: "message_start"})
+		}
 	case agent.EventMessageUpdate:
 		if ev.DeltaKind == "text" && ev.Delta != "" {
 			r.send(frame{Type: "text", Text: ev.Delta})

@@ -155,6 +155,11 @@ function runFrame(f) {
     case "run_start":
       if (f.event) r.body.append(el("div", "status", `⏰ event ${f.event}`));
       break;
+    case "message_start":
+      // An answer still open here was an attempt that failed: the retry writes it anew.
+      if (r.text) r.text.remove();
+      r.text = null;
+      break;
     case "text":
       if (!r.text) { r.text = el("div", "text"); r.buf = ""; r.body.append(r.text); }
       r.buf += f.text;
@@ -235,8 +240,9 @@ function connect() {
   const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
   state.ws = ws;
   ws.onmessage = (ev) => {
+    if (ws !== state.ws) return; // a socket being replaced
     const f = JSON.parse(ev.data);
-    if (f.type === "hello") { loadHistory(); return; }
+    if (f.type === "hello") { loadHistory(ws); return; }
     if (state.ready) frame(f); else state.queue.push(f);
   };
   ws.onclose = () => {
@@ -247,13 +253,31 @@ function connect() {
   };
 }
 
+// runsFrom is where, in channel ch's log.jsonl, the runs begin that the page holds frames of
+// (see frame in live.go): mom's answers from there on are drawn from the frames, so the
+// history leaves them out, and each shows once.
+function runsFrom(ch) {
+  let from;
+  for (const f of state.queue) {
+    if (f.type === "run_start" && f.channel === ch && f.from !== undefined && (from === undefined || f.from < from)) from = f.from;
+  }
+  return from;
+}
+
 // loadHistory draws the channel from log.jsonl, then the frames that came meanwhile (the
-// run in progress, which the server replays on connect).
-async function loadHistory() {
+// run in progress, which the server replays on connect, and anything since).
+async function loadHistory(ws) {
   const ch = state.channel;
   try {
-    const data = await api("GET", `${chanPath(ch)}/messages`);
-    if (ch !== state.channel) return;
+    let from, data;
+    do {
+      from = runsFrom(ch);
+      data = await api("GET", `${chanPath(ch)}/messages${from === undefined ? "" : `?runsFrom=${from}`}`);
+      if (ws !== state.ws) return; // the channel changed or the socket dropped: a newer load runs
+      // A run that began while the request was on its way may have logged an answer the
+      // history now has: ask again, leaving it out. Later runs begin further on, so this
+      // happens at most once.
+    } while (runsFrom(ch) !== from);
     $("#log").replaceChildren();
     state.shown.clear(); state.runs.clear(); state.notices.clear();
     for (const m of data.messages) renderMessage(m);
