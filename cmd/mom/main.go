@@ -34,6 +34,7 @@ type stdio struct {
 }
 
 func main() {
+	tuneMemory()
 	std := stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr, inTTY: isTerminal(os.Stdin), outTTY: isTerminal(os.Stdout)}
 	os.Exit(run(context.Background(), os.Args[1:], std))
 }

@@ -232,7 +232,7 @@ func TestOverlongLinesAreSkippedUnread(t *testing.T) {
 	in := "{\"n\":1}\n" + "{\"x\":\"" + strings.Repeat("B", max) + "\"}\n" +
 		"{\"y\":\"" + strings.Repeat("C", max-20) + "\"}\n" + "{\"n\":2}\n" + strings.Repeat("D", max*2)
 	var sizes []int
-	st, rerr, ferr := scan(strings.NewReader(in), 0, max, func(line []byte, start, end int64) error {
+	st, rerr, ferr := scan(strings.NewReader(in), 0, max, maxReadBuffer, func(line []byte, start, end int64) error {
 		sizes = append(sizes, len(line))
 		return nil
 	})

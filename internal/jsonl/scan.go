@@ -48,7 +48,7 @@ func Scan(path string, from int64, fn func(line []byte, start, end int64) error)
 			return Stats{End: from}, fmt.Errorf("read %s from byte %d: %w", path, from, err)
 		}
 	}
-	st, readErr, fnErr := scan(f, from, MaxLine, fn)
+	st, readErr, fnErr := scan(f, from, MaxLine, readBuffer(f, from), fn)
 	if readErr != nil {
 		return st, fmt.Errorf("read %s: %w", path, readErr)
 	}
@@ -57,9 +57,9 @@ func Scan(path string, from int64, fn func(line []byte, start, end int64) error)
 
 // scan frames lines; it returns a read error and the callback's error apart so that only the
 // first is wrapped with the file name (the callback names what it rejected itself).
-func scan(r io.Reader, from int64, maxLine int, fn func(line []byte, start, end int64) error) (st Stats, readErr, fnErr error) {
+func scan(r io.Reader, from int64, maxLine, bufSize int, fn func(line []byte, start, end int64) error) (st Stats, readErr, fnErr error) {
 	st.End = from
-	br := bufio.NewReaderSize(r, 64<<10)
+	br := bufio.NewReaderSize(r, bufSize)
 	var long []byte // assembles lines longer than the reader's buffer
 	pos := from
 	tooLong := false
@@ -113,4 +113,18 @@ func scan(r io.Reader, from int64, maxLine int, fn func(line []byte, start, end 
 			long = long[:0]
 		}
 	}
+}
+
+// maxReadBuffer is the largest buffer a scan reads through; longer lines are assembled.
+const maxReadBuffer = 64 << 10
+
+// readBuffer sizes a scan's buffer to what is left to read after from, within 4 KB and
+// maxReadBuffer: a run syncs a few new log lines, and a thousand channels running at once
+// should not each hold 64 KB to read them.
+func readBuffer(f *os.File, from int64) int {
+	info, err := f.Stat()
+	if err != nil {
+		return maxReadBuffer
+	}
+	return int(min(max(info.Size()-from+1, 4<<10), maxReadBuffer))
 }

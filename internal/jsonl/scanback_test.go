@@ -38,7 +38,7 @@ func TestScanBackMatchesScan(t *testing.T) {
 	}
 	for name, in := range files {
 		var want []seen
-		wantSt, rerr, ferr := scan(strings.NewReader(in), 0, maxLine, record(&want))
+		wantSt, rerr, ferr := scan(strings.NewReader(in), 0, maxLine, 16, record(&want)) // a tiny buffer: long lines are assembled
 		if rerr != nil || ferr != nil {
 			t.Fatal(rerr, ferr)
 		}

@@ -22,6 +22,7 @@ import (
 	"github.com/mom-agent/mom/internal/adapter/fetch"
 	"github.com/mom-agent/mom/internal/chat"
 	"github.com/mom-agent/mom/internal/config"
+	"github.com/mom-agent/mom/internal/httpclient"
 	"github.com/mom-agent/mom/internal/store"
 )
 
@@ -74,7 +75,7 @@ type Adapter struct {
 func New(opts Options) *Adapter {
 	hc := opts.HTTPClient
 	if hc == nil {
-		hc = &http.Client{Timeout: 2 * time.Minute}
+		hc = httpclient.New(2 * time.Minute)
 	}
 	log := opts.Log
 	if log == nil {

@@ -28,6 +28,7 @@ import (
 	"github.com/mom-agent/mom/internal/adapter/fetch"
 	"github.com/mom-agent/mom/internal/chat"
 	"github.com/mom-agent/mom/internal/config"
+	"github.com/mom-agent/mom/internal/httpclient"
 	"github.com/mom-agent/mom/internal/store"
 )
 
@@ -84,7 +85,7 @@ func New(opts Options) (*Adapter, error) {
 	hc := opts.HTTPClient
 	if hc == nil {
 		// Longer than a long poll, shorter than forever: a call that hangs is given up.
-		hc = &http.Client{Timeout: pollTimeout + time.Minute}
+		hc = httpclient.New(pollTimeout + time.Minute)
 	}
 	log := opts.Log
 	if log == nil {

@@ -13,6 +13,7 @@ import (
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 
+	"github.com/mom-agent/mom/internal/httpclient"
 	"github.com/mom-agent/mom/internal/llm"
 )
 
@@ -27,7 +28,7 @@ type Options struct {
 	APIKey string
 	// BaseURL replaces https://api.anthropic.com/; the SDK appends "v1/messages".
 	BaseURL string
-	// HTTPClient sends the requests; nil means a plain http.Client.
+	// HTTPClient sends the requests; nil means httpclient.New(0).
 	HTTPClient *http.Client
 	// IdleTimeout abandons an answer that sends no bytes for this long; zero means
 	// llm.DefaultIdleTimeout.
@@ -51,7 +52,7 @@ var _ llm.Provider = (*Provider)(nil)
 func New(o Options) *Provider {
 	hc := o.HTTPClient
 	if hc == nil {
-		hc = &http.Client{}
+		hc = httpclient.New(0)
 	}
 	opts := []option.RequestOption{
 		option.WithoutEnvironmentDefaults(),

@@ -15,6 +15,7 @@ import (
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 
+	"github.com/mom-agent/mom/internal/httpclient"
 	"github.com/mom-agent/mom/internal/llm"
 )
 
@@ -31,7 +32,7 @@ type Options struct {
 	// BaseURL replaces https://api.openai.com/v1; the SDK appends "chat/completions", so a
 	// compatible server is named with its /v1 (http://localhost:11434/v1 for Ollama).
 	BaseURL string
-	// HTTPClient sends the requests; nil means a plain http.Client.
+	// HTTPClient sends the requests; nil means httpclient.New(0).
 	HTTPClient *http.Client
 	// IdleTimeout abandons an answer that sends no bytes for this long; zero means
 	// llm.DefaultIdleTimeout.
@@ -57,7 +58,7 @@ var _ llm.Provider = (*Provider)(nil)
 func New(o Options) *Provider {
 	hc := o.HTTPClient
 	if hc == nil {
-		hc = &http.Client{}
+		hc = httpclient.New(0)
 	}
 	opts := []option.RequestOption{
 		option.WithEnvironmentProduction(),

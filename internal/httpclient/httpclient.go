@@ -1,0 +1,24 @@
+// Package httpclient makes the HTTP clients mom talks to the outside with: the model
+// providers and the chat platforms.
+package httpclient
+
+import (
+	"net/http"
+	"time"
+)
+
+// idleConnsPerHost is how many connections to one server are kept open between requests.
+// net/http keeps two by default, so with many channels working at once most requests opened
+// (and then dropped) a connection of their own, with its handshake, buffers and goroutines;
+// mom talks to a handful of hosts, so it can keep as many as it uses.
+const idleConnsPerHost = 64
+
+// New returns a client with the default transport's proxy settings, dial and TLS timeouts
+// and HTTP/2, keeping idleConnsPerHost connections per host for reuse. timeout limits a
+// whole request, 0 for none (a streamed model answer may take many minutes).
+func New(timeout time.Duration) *http.Client {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConns = max(t.MaxIdleConns, 2*idleConnsPerHost)
+	t.MaxIdleConnsPerHost = idleConnsPerHost
+	return &http.Client{Transport: t, Timeout: timeout}
+}
