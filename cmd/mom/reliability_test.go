@@ -50,6 +50,12 @@ func TestBadKeyEndsWithAClearMessage(t *testing.T) {
 	if !strings.Contains(res.stderr, "error: ") || !strings.Contains(res.stderr, "401") || !strings.Contains(res.stderr, "x-api-key") {
 		t.Errorf("stderr does not explain the 401:\n%s", res.stderr)
 	}
+	// The history says how the question ended, as people were told.
+	lines := jsonLines(t, filepath.Join(w.channelDir("run", "local"), "log.jsonl"))
+	if len(lines) != 2 || lines[0]["text"] != "hello" ||
+		!strings.HasPrefix(lines[1]["text"].(string), "Sorry, something went wrong: ") || !strings.Contains(lines[1]["text"].(string), "401") {
+		t.Errorf("log.jsonl = %v; want the question and the failure", lines)
+	}
 }
 
 // TestStopDuringToolLeavesPairedTranscript stops a run while its command runs. The command is

@@ -168,6 +168,9 @@ func (a *Agent) HandleMessage(ctx context.Context, req Request) (res Result) {
 		env:     a.toolEnv(req),
 	}
 	res = l.run(ctx)
+	if res.StopReason == llm.StopError {
+		a.logFailure(req, res.ErrorMessage)
+	}
 	if len(cursor.IDs) > saved { // steering delivered messages the next sync must skip
 		if _, err := sess.AppendCustom(cursorType, cursor); err != nil {
 			a.opts.Logger.Error("could not save the log cursor", "channel", key, "err", err)

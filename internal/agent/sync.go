@@ -157,10 +157,25 @@ func (a *Agent) persist(req Request, sess *session.Session, m llm.Message) error
 	if m.Role != llm.RoleAssistant {
 		return nil
 	}
-	text := m.Text()
-	if text == "" {
-		return nil
+	if text := m.Text(); text != "" {
+		a.logReply(req, text)
 	}
+	return nil
+}
+
+// logFailure puts a run's failure in log.jsonl, in the words people were shown, so that the
+// history (mom download, the web chat after a reload) does not show the question unanswered.
+func (a *Agent) logFailure(req Request, errorMessage string) {
+	msg := strings.TrimSpace(errorMessage)
+	if msg == "" {
+		msg = "the run failed without saying why"
+	}
+	a.logReply(req, "Sorry, something went wrong: "+msg)
+}
+
+// logReply appends one of mom's lines to the channel's log.jsonl. A failure is logged rather
+// than returned: the answer is in context.jsonl and was shown; only the history lacks it.
+func (a *Agent) logReply(req Request, text string) {
 	now := time.Now()
 	line := chat.Message{
 		ID: fmt.Sprintf("mom-%d", now.UnixNano()), ChannelID: req.Channel.ID(), TS: now,
@@ -169,7 +184,6 @@ func (a *Agent) persist(req Request, sess *session.Session, m llm.Message) error
 	if _, err := req.Channel.AppendLog(line); err != nil {
 		a.opts.Logger.Error("could not log the reply", "channel", req.Channel.Key(), "err", err)
 	}
-	return nil
 }
 
 // errStopReading ends a log scan at the run's end offset.
