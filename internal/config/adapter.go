@@ -93,6 +93,8 @@ type adapterKind struct {
 	// dm is the default DM policy: open for the local terminal, closed for networks where
 	// strangers can reach the bot.
 	dm DMPolicy
+	// userID is an example of the platform's user ids, for messages about admins and dm.
+	userID string
 	// decode reads the type's own keys from o and sets the type's options pointer on a.
 	decode func(o *object, a *Adapter)
 	// describe adds type-specific detail to Summary. It must never print a secret. May be nil.
@@ -102,7 +104,8 @@ type adapterKind struct {
 // adapterKinds is the table of adapter types. It is never modified.
 var adapterKinds = map[string]adapterKind{
 	"cli": {
-		dm: DMPolicy{Everyone: true},
+		dm:     DMPolicy{Everyone: true},
+		userID: "local",
 		decode: func(o *object, a *Adapter) {
 			a.CLI = &CLIOptions{}
 		},

@@ -92,7 +92,12 @@ func TestParseErrors(t *testing.T) {
 		{
 			name: "bad dm value",
 			in:   `{"adapters": {"t": {"type": "cli", "dm": "all"}}}`,
-			want: `config.json: adapters.t.dm: "all" is not valid (use "everyone", "none" or a list of user ids like ["U123"])`,
+			want: `config.json: adapters.t.dm: "all" is not valid (use "everyone", "none" or a list of user ids like ["local"])`,
+		},
+		{
+			name: "bad dm value, with the platform's kind of user id",
+			in:   `{"adapters": {"t": {"type": "telegram", "botToken": "123456:ABC-DEF1234ghIkl-zyx57W2v1u123ew11", "dm": "all"}}}`,
+			want: `config.json: adapters.t.dm: "all" is not valid (use "everyone", "none" or a list of user ids like ["123456789"])`,
 		},
 		{
 			name: "dm of the wrong type",

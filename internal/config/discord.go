@@ -23,8 +23,9 @@ type DiscordOptions struct {
 const discordTokenWhat = "the bot token (Developer Portal → your application → Bot → Reset Token)"
 
 var discordKind = adapterKind{
-	keys: []string{"botToken", "apiUrl", "gatewayUrl", "replyIn", "verbosity"},
-	dm:   DMPolicy{},
+	keys:   []string{"botToken", "apiUrl", "gatewayUrl", "replyIn", "verbosity"},
+	dm:     DMPolicy{},
+	userID: "123456789012345678",
 	decode: func(o *object, a *Adapter) {
 		d := &DiscordOptions{}
 		a.Discord = d

@@ -214,7 +214,7 @@ func (d *decoder) adapter(v *hujson.Value, path, name string) (Adapter, bool) {
 		a.Admins = ids
 	}
 	if v := o.get("dm"); v != nil {
-		if p, ok := d.dm(v, joinPath(path, "dm")); ok {
+		if p, ok := d.dm(v, joinPath(path, "dm"), kind.userID); ok {
 			a.DM = p
 		}
 	}
@@ -223,7 +223,8 @@ func (d *decoder) adapter(v *hujson.Value, path, name string) (Adapter, bool) {
 	return a, len(d.errs) == n
 }
 
-func (d *decoder) dm(v *hujson.Value, path string) (DMPolicy, bool) {
+// dm reads a DM policy; example is one of the platform's user ids, for the error message.
+func (d *decoder) dm(v *hujson.Value, path, example string) (DMPolicy, bool) {
 	if _, ok := v.Value.(*hujson.Array); ok {
 		ids, ok := d.strings(v, path)
 		return DMPolicy{Users: ids}, ok
@@ -239,7 +240,7 @@ func (d *decoder) dm(v *hujson.Value, path string) (DMPolicy, bool) {
 		case "none":
 			return DMPolicy{}, true
 		}
-		d.fail(path, "%q is not valid (use \"everyone\", \"none\" or a list of user ids like [\"U123\"])", s)
+		d.fail(path, "%q is not valid (use \"everyone\", \"none\" or a list of user ids like [%q])", s, example)
 		return DMPolicy{}, false
 	}
 	d.fail(path, "expected \"everyone\", \"none\" or a list of user ids, got %s", kindName(v))

@@ -44,8 +44,9 @@ const (
 )
 
 var slackKind = adapterKind{
-	keys: []string{"botToken", "appToken", "apiUrl", "replyIn", "verbosity"},
-	dm:   DMPolicy{},
+	keys:   []string{"botToken", "appToken", "apiUrl", "replyIn", "verbosity"},
+	dm:     DMPolicy{},
+	userID: "U0123ABCD",
 	decode: func(o *object, a *Adapter) {
 		s := &SlackOptions{}
 		a.Slack = s

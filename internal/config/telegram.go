@@ -22,8 +22,9 @@ const telegramTokenWhat = "the bot token from @BotFather (/newbot or /token), li
 var telegramTokenShape = regexp.MustCompile(`^[0-9]+:[A-Za-z0-9_-]+$`)
 
 var telegramKind = adapterKind{
-	keys: []string{"botToken", "apiUrl", "verbosity"},
-	dm:   DMPolicy{},
+	keys:   []string{"botToken", "apiUrl", "verbosity"},
+	dm:     DMPolicy{},
+	userID: "123456789",
 	decode: func(o *object, a *Adapter) {
 		t := &TelegramOptions{Verbosity: Normal}
 		a.Telegram = t

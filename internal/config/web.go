@@ -27,7 +27,8 @@ type WebOptions struct {
 var webKind = adapterKind{
 	keys: []string{"listen", "token"},
 	// Everyone who has the token may talk to mom: the token is the access control.
-	dm: DMPolicy{Everyone: true},
+	dm:     DMPolicy{Everyone: true},
+	userID: "web:ada",
 	decode: func(o *object, a *Adapter) {
 		w := &WebOptions{Listen: DefaultWebListen}
 		a.Web = w
