@@ -58,17 +58,19 @@ func (w *Watcher) read(name string, gen int) {
 	}
 }
 
-// armLocked sets the timer for the event's next time. Waits longer than maxTimerGap are taken
-// in steps, each re-reading the clock, so a clock that jumps (suspend, NTP) cannot make a
-// one-shot months away fire late.
-func (w *Watcher) armLocked(e *entry, now time.Time) {
-	due := e.ev.Next(now)
+// armLocked sets the timer for the event's next time after from. The wait is measured on the
+// clock, not from from, so a fire's lateness never carries over into the next one. Waits
+// longer than maxTimerGap are taken in steps, each re-reading the clock, so a clock that
+// jumps (suspend, NTP) cannot make a one-shot months away fire late.
+func (w *Watcher) armLocked(e *entry, from time.Time) {
+	due := e.ev.Next(from)
 	if due.IsZero() {
 		w.log.Warn("the event's schedule never fires again", "file", e.name)
 		return
 	}
+	e.due = due
 	gen := e.gen
-	if wait := due.Sub(now); wait > maxTimerGap {
+	if wait := time.Until(due); wait > maxTimerGap {
 		e.timer = time.AfterFunc(maxTimerGap, func() {
 			w.mu.Lock()
 			defer w.mu.Unlock()
@@ -79,7 +81,7 @@ func (w *Watcher) armLocked(e *entry, now time.Time) {
 		return
 	}
 	w.log.Debug("event scheduled", "file", e.name, "due", due)
-	e.timer = time.AfterFunc(max(due.Sub(now), 0), func() { w.fire(e, gen, due) })
+	e.timer = time.AfterFunc(max(time.Until(due), 0), func() { w.fire(e, gen, due) })
 }
 
 // fire hands a due event to the hub and plans what comes after: the next time of a periodic
@@ -92,7 +94,10 @@ func (w *Watcher) fire(e *entry, gen int, due time.Time) {
 	}
 	ev := e.ev
 	if ev.Type == Periodic {
-		w.armLocked(e, due) // the next time, counted from this one so it is never skipped
+		// The next time after this one, so it is never skipped, and after now: a fire that
+		// comes late (a stopped process, a suspended machine) does not catch up on the runs
+		// missed meanwhile, one after another, and the schedule stays on its times.
+		w.armLocked(e, later(due, time.Now()))
 	}
 	w.mu.Unlock()
 
@@ -157,4 +162,12 @@ func (w *Watcher) setAside(name string, reason error) {
 	if err := os.Rename(filepath.Join(w.opts.Dir, name), filepath.Join(dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		w.log.Warn("could not move an invalid event aside", "file", name, "err", err)
 	}
+}
+
+// later returns the later of two times.
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }

@@ -68,6 +68,7 @@ type entry struct {
 	read     *time.Timer // a pending read (debounce or parse retry)
 	failures int
 	timer    *time.Timer // the pending fire
+	due      time.Time   // when the pending fire is due
 	gen      int         // bumped on every change, so callbacks of an older version do nothing
 	ev       Event
 	// atStart says the file was already there when mom started. Only such a file can be a

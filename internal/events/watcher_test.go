@@ -205,3 +205,38 @@ func TestFullQueueDropsTheEventAsIfRun(t *testing.T) {
 		return len(entries) == 0
 	})
 }
+
+// TestPeriodicKeepsToItsScheduleAfterAStall: a periodic event whose fire comes late (mom was
+// stopped, the machine suspended) runs once and is then due at its next time after now, not
+// at the next time after the missed one: no run is caught up, and the lateness does not
+// shift the schedule.
+func TestPeriodicKeepsToItsScheduleAfterAStall(t *testing.T) {
+	r := newRig(t, nil)
+	r.write("minutely.json", `{"type":"periodic","channelId":"acme/C1","text":"tick","schedule":"* * * * *","timezone":"UTC"}`)
+	var e *entry
+	r.eventually("the event to be scheduled", func() bool {
+		r.w.mu.Lock()
+		defer r.w.mu.Unlock()
+		e = r.w.files["minutely.json"]
+		return e != nil && !e.due.IsZero()
+	})
+	r.w.mu.Lock()
+	gen, missed := e.gen, e.due.Add(-4*time.Minute) // as if its timer fired 4 minutes late
+	r.w.mu.Unlock()
+
+	before := time.Now()
+	r.w.fire(e, gen, missed)
+	after := time.Now()
+	r.eventually("the late fire to run", func() bool { return len(r.hub.texts()) == 1 })
+	r.w.mu.Lock()
+	next := e.due
+	r.w.mu.Unlock()
+	// The minute after the fire; the fire happened between before and after.
+	first, last := before.Truncate(time.Minute).Add(time.Minute), after.Truncate(time.Minute).Add(time.Minute)
+	if !next.Equal(first) && !next.Equal(last) {
+		t.Errorf("after a fire due at %s seen at %s, the next is due at %s; want %s, the next minute", missed, before, next, first)
+	}
+	if got := r.hub.texts(); len(got) != 1 || !strings.Contains(got[0], "tick") {
+		t.Errorf("woken %q; want one run, no catching up", got)
+	}
+}
