@@ -114,7 +114,8 @@ func (a *app) build(std stdio) error {
 		provider = newProvider(m, a.log)
 	}
 	a.agent = agent.New(st, agent.Options{
-		Provider: provider, NoProviderHint: hint, Model: model, Thinking: m.Thinking,
+		Provider: provider, NoProviderHint: hint, RefusedKeyHint: a.cfg.RefusedKeyHint(),
+		Model: model, Thinking: m.Thinking,
 		MaxTokens: m.MaxTokens, Exec: exec, Tools: tools.Builtin(), Logger: a.log,
 		Custom: a.custom, CustomToolsDirect: a.cfg.CustomTools.Mode == config.CustomToolsDirect,
 		Retry: agent.RetryPolicy{

@@ -20,6 +20,9 @@ func cmdCheck(args []string, std stdio) error {
 	if err != nil {
 		return err
 	}
+	if err := cfg.CheckServe(); err != nil {
+		return err
+	}
 	if _, err := newExecutor(context.Background(), &cfg.Sandbox, filepath.Join(dir, "workspace")); err != nil {
 		return err
 	}

@@ -7,8 +7,6 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"slices"
-	"strings"
 	"syscall"
 
 	"github.com/mom-agent/mom/internal/compact"
@@ -26,7 +24,7 @@ func cmdCompact(ctx context.Context, args []string, std stdio) error {
 	if err != nil {
 		return err
 	}
-	dir, target, adapterName, channel, cfg, fl := cc.dir, cc.target, cc.adapter, cc.channel, cc.cfg, cc.fl
+	dir, target, cfg, fl := cc.dir, cc.target, cc.cfg, cc.fl
 	log, err := newLogger(std.err, fl.logLevel, slog.LevelWarn)
 	if err != nil {
 		return err
@@ -43,21 +41,7 @@ func cmdCompact(ctx context.Context, args []string, std stdio) error {
 	}
 	defer a.shutdown()
 
-	refs, err := a.store.Channels()
-	if err != nil {
-		return err
-	}
-	var known []string
-	for _, r := range refs {
-		known = append(known, r.Key())
-	}
-	if !slices.Contains(known, target) {
-		if len(known) == 0 {
-			return fmt.Errorf("%s has no conversations yet", dir)
-		}
-		return fmt.Errorf("%s has no conversation %s (it has: %s)", dir, target, strings.Join(known, ", "))
-	}
-	ch, err := a.store.Channel(adapterName, channel)
+	ch, err := storedChannel(a.store, dir, target)
 	if err != nil {
 		return err
 	}

@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -147,9 +149,14 @@ func TestCompactCommand(t *testing.T) {
 	if res.code != 0 || !strings.Contains(res.stdout, "nothing to compact") {
 		t.Fatalf("compacting again: exit %d\n%s\n%s", res.code, res.stdout, res.stderr)
 	}
-	res = w.mom("", "compact", w.dir, "terminal/nope")
-	if res.code != 1 || !strings.Contains(res.stderr, "has no conversation terminal/nope (it has: terminal/local)") {
-		t.Fatalf("unknown channel: exit %d\n%s", res.code, res.stderr)
+	for _, cmd := range []string{"compact", "download"} {
+		res = w.mom("", cmd, w.dir, "terminal/nope")
+		if res.code != 1 || !strings.Contains(res.stderr, "has no conversation terminal/nope (it has: terminal/local)") {
+			t.Fatalf("mom %s of an unknown channel: exit %d\n%s", cmd, res.code, res.stderr)
+		}
+	}
+	if _, err := os.Stat(w.channelDir("terminal", "nope")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("asking about an unknown channel made its directory: %v", err)
 	}
 
 	p := w.start()

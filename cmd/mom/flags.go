@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime/debug"
 	"strings"
 
@@ -30,6 +31,11 @@ func (c *commonFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.logLevel, "log-level", "", "debug, info, warn or error")
 }
 
+// longFlags finds a flag named in the flag package's errors ("flag needs an argument: -next"),
+// so that a flag of more than one letter is named the way the usage writes it (--next); the
+// flag package accepts both spellings.
+var longFlags = regexp.MustCompile(`(^|: | flag )-([a-z][a-z-]+)`)
+
 // parse parses flags that may come before or after the positional arguments ("mom ./data
 // --model x" works like "mom --model x ./data") and returns the positional ones.
 func parse(fs *flag.FlagSet, args []string) ([]string, error) {
@@ -37,7 +43,7 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
-			return nil, fmt.Errorf("%w: %v", errUsage, err)
+			return nil, fmt.Errorf("%w: %s", errUsage, longFlags.ReplaceAllString(err.Error(), "$1--$2"))
 		}
 		args = fs.Args()
 		if len(args) == 0 {

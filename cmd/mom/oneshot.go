@@ -44,6 +44,9 @@ func cmdRun(ctx context.Context, args []string, std stdio) error {
 	if err != nil {
 		return err
 	}
+	if hint := cfg.MissingKeyHint(); hint != "" {
+		return errors.New(hint) // said once, before anything starts: the run could only fail
+	}
 	log, err := newLogger(std.err, fl.logLevel, slog.LevelWarn)
 	if err != nil {
 		return err

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -47,8 +48,9 @@ func TestBadKeyEndsWithAClearMessage(t *testing.T) {
 	if n := len(w.llm.Requests()); n != 1 {
 		t.Errorf("model got %d requests, want 1 (no retries)", n)
 	}
-	if !strings.Contains(res.stderr, "error: ") || !strings.Contains(res.stderr, "401") || !strings.Contains(res.stderr, "x-api-key") {
-		t.Errorf("stderr does not explain the 401:\n%s", res.stderr)
+	if !strings.Contains(res.stderr, "error: ") || !strings.Contains(res.stderr, "401") || !strings.Contains(res.stderr, "x-api-key") ||
+		!strings.Contains(res.stderr, `the key is "apiKey" in the "model" section of `+filepath.Join(w.dir, "config.json")) {
+		t.Errorf("stderr does not explain the 401 and where the key came from:\n%s", res.stderr)
 	}
 	// The history says how the question ended, as people were told.
 	lines := jsonLines(t, filepath.Join(w.channelDir("run", "local"), "log.jsonl"))
@@ -162,6 +164,41 @@ func TestBadConfigIsRefused(t *testing.T) {
 	}
 }
 
+// TestOneShotWithoutAKeySaysSoOnce: `mom run` with no model key explains what to set, once,
+// and exits 1 without starting anything.
+func TestOneShotWithoutAKeySaysSoOnce(t *testing.T) {
+	w := newWorld(t)
+	w.writeConfig(`{"model": {"provider": "anthropic"}, "adapters": {"terminal": {"type": "cli"}}}`)
+	res := w.mom("", "run", w.dir, "-m", "hi")
+	if res.code != 1 || strings.Count(res.stderr, "ANTHROPIC_API_KEY") != 1 || !strings.Contains(res.stderr, "mom has no API key for anthropic") {
+		t.Errorf("exit %d, stderr:\n%s\nwant exit 1 and the explanation once", res.code, res.stderr)
+	}
+}
+
+// TestConfigThatCannotServeIsRefusedByCheckToo: a config that parses but cannot start mom
+// (no adapter, two terminals) is refused by `mom` and by `mom check` alike, while `mom run`,
+// which needs no adapter, answers.
+func TestConfigThatCannotServeIsRefusedByCheckToo(t *testing.T) {
+	cases := map[string]string{
+		`"adapters": {}`: "has no adapters",
+		`"adapters": {"a": {"type": "cli"}, "b": {"type": "cli"}}`: "adapters a and b are both terminals",
+	}
+	for adapters, want := range cases {
+		w := newWorld(t)
+		config := fmt.Sprintf(`{"model": {"provider": "anthropic", "apiKey": "test-key", "baseUrl": %q}, %s}`, w.llm.URL(), adapters)
+		w.writeConfig(config)
+		for _, args := range [][]string{{w.dir}, {"check", w.dir}} {
+			if res := w.mom("", args...); res.code != 1 || !strings.Contains(res.stderr, want) {
+				t.Errorf("%s\nmom %s: exit %d, stderr:\n%s\nwant exit 1 and %q", config, args[0], res.code, res.stderr, want)
+			}
+		}
+		w.llm.Enqueue(fakellm.Text("fine"))
+		if res := w.mom("", "run", w.dir, "-m", "hi"); res.code != 0 || !strings.Contains(res.stdout, "fine") {
+			t.Errorf("%s\nmom run: exit %d, stdout %q, stderr:\n%s", config, res.code, res.stdout, res.stderr)
+		}
+	}
+}
+
 // TestFirstRunCreatesConfigAndExplainsTheKey starts mom on an empty directory with no key in
 // the environment: it writes the commented config, says which variable to set, and still
 // opens the terminal chat, where a message gets the same explanation.
@@ -193,6 +230,24 @@ func TestVersion(t *testing.T) {
 	w := newWorld(t)
 	if res := w.mom("", "version"); res.code != 0 || !strings.HasPrefix(res.stdout, "mom ") {
 		t.Errorf("mom version: %d %q", res.code, res.stdout)
+	}
+}
+
+// TestUsageErrorsNameFlagsAsTheUsageDoes: a wrong flag is named with the dashes the usage
+// shows it with, exits 2 and prints the usage.
+func TestUsageErrorsNameFlagsAsTheUsageDoes(t *testing.T) {
+	w := newWorld(t)
+	cases := map[string][]string{
+		"flag needs an argument: --next":          {"events", w.dir, "--next"},
+		"flag provided but not defined: --nxt":    {"events", w.dir, "--nxt", "3"},
+		`invalid value "x" for flag --next`:       {"events", w.dir, "-next", "x"},
+		"flag needs an argument: -m":              {"run", w.dir, "-m"},
+		"flag provided but not defined: --sandbx": {w.dir, "--sandbx", "host"},
+	}
+	for want, args := range cases {
+		if res := w.mom("", args...); res.code != 2 || !strings.Contains(res.stderr, "mom: usage: "+want) || !strings.Contains(res.stderr, "Usage:") {
+			t.Errorf("mom %q: exit %d, stderr:\n%s\nwant exit 2 and %q", args, res.code, res.stderr, want)
+		}
 	}
 }
 

@@ -33,6 +33,9 @@ func cmdServe(ctx context.Context, args []string, std stdio) error {
 	if err != nil {
 		return err
 	}
+	if err := cfg.CheckServe(); err != nil {
+		return err
+	}
 	interactive := hasTerminal(cfg) && std.inTTY
 	defLevel := slog.LevelInfo
 	if interactive {
@@ -62,18 +65,12 @@ func cmdServe(ctx context.Context, args []string, std stdio) error {
 			return err
 		}
 		if t, ok := ad.(*cli.Adapter); ok {
-			if terminal != nil {
-				return fmt.Errorf("adapters %s and %s are both terminals; only one can read the keyboard", terminal.Name(), ac.Name)
-			}
-			terminal = t
+			terminal = t // config.CheckServe made sure there is one at most
 		}
 		if err := a.hub.Register(ad, ac); err != nil {
 			return err
 		}
 		adapters = append(adapters, ad)
-	}
-	if len(adapters) == 0 {
-		return fmt.Errorf("%s has no adapters: add one under \"adapters\" (e.g. \"terminal\": {\"type\": \"cli\"})", cfg.Path)
 	}
 
 	names := make([]string, len(adapters))

@@ -57,7 +57,7 @@ func cmdDownload(ctx context.Context, args []string, std stdio) error {
 		return err
 	}
 	defer st.Close()
-	ch, err := st.Channel(adapterName, channel)
+	ch, err := storedChannel(st, dir, target)
 	if err != nil {
 		return err
 	}

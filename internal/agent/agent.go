@@ -22,6 +22,9 @@ type Options struct {
 	// with NoProviderHint as its error, so people learn what to configure.
 	Provider       llm.Provider
 	NoProviderHint string
+	// RefusedKeyHint is added to the error when the model's server refuses the key (401,
+	// 403): where the key came from, so people know what to fix.
+	RefusedKeyHint string
 	Model          llm.Model
 	Thinking       llm.ThinkingLevel
 	// MaxTokens caps each answer; zero means the model's maximum.
@@ -81,7 +84,7 @@ func New(st *store.Store, opts Options) *Agent {
 		cfg: loopConfig{
 			Provider: opts.Provider, Model: opts.Model, Thinking: opts.Thinking,
 			MaxTokens: opts.MaxTokens, Tools: opts.Tools, Retry: opts.Retry,
-			Compaction: opts.Compaction,
+			Compaction: opts.Compaction, RefusedKeyHint: opts.RefusedKeyHint,
 		},
 		runs: make(map[string]*activeRun),
 	}

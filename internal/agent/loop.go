@@ -23,6 +23,18 @@ type loopConfig struct {
 	Retry     RetryPolicy
 	// Compaction keeps the context inside the model's window (compact.go).
 	Compaction CompactionSettings
+	// RefusedKeyHint says where the key came from (Options.RefusedKeyHint).
+	RefusedKeyHint string
+}
+
+// explain words a failed model call for people: the provider's error, and where the key
+// came from when the server refused it.
+func (c *loopConfig) explain(err error) string {
+	var e *llm.Error
+	if c.RefusedKeyHint != "" && errors.As(err, &e) && e.Kind == llm.ErrAuth {
+		return err.Error() + " (" + c.RefusedKeyHint + ")"
+	}
+	return err.Error()
 }
 
 // Result is how a run ended (the spec's { stopReason, errorMessage }).
@@ -102,7 +114,7 @@ func (l *loop) turns(ctx context.Context) Result {
 			if ctx.Err() != nil {
 				return Result{StopReason: llm.StopAborted}
 			}
-			return Result{StopReason: llm.StopError, ErrorMessage: err.Error()}
+			return Result{StopReason: llm.StopError, ErrorMessage: l.cfg.explain(err)}
 		}
 		calls := msg.ToolCalls()
 		if len(calls) > 0 {
@@ -201,7 +213,7 @@ func (l *loop) failedMessage(ctx context.Context, partial *llm.Message, err erro
 		m.StopReason = llm.StopAborted
 		return m
 	}
-	m.StopReason, m.ErrorMessage = llm.StopError, err.Error()
+	m.StopReason, m.ErrorMessage = llm.StopError, l.cfg.explain(err)
 	return m
 }
 

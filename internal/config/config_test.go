@@ -33,6 +33,13 @@ func TestParseErrors(t *testing.T) {
 				"    |                         ^",
 		},
 		{
+			name: "unclosed object",
+			in:   "{\"model\": {\"id\": \"x\"}\n",
+			want: "config.json:2:1: parsing object after value: unexpected EOF (the file ends before every { and [ is closed: a } or ] is missing)\n" +
+				"  2 | \n" +
+				"    | ^",
+		},
+		{
 			name: "bare word",
 			in:   `{"model": {"id": gpt}}`,
 			want: "config.json:1:18: invalid value gpt (strings need \"double quotes\"; true, false and null are lower case)\n" +

@@ -93,3 +93,20 @@ and point mom at it in %s:
     "model": {"provider": "openai", "baseUrl": "http://127.0.0.1:11434/v1", "id": "llama3.1:8b"}
 `, m.Provider, m.ID, name, example, path, path)
 }
+
+// RefusedKeyHint says where the key mom sends came from, for the error people see when the
+// model's server refuses it. Call it after Resolve.
+func (c *Config) RefusedKeyHint() string {
+	m := c.Model
+	path := c.Path
+	if abs, err := filepath.Abs(path); err == nil && path != "" {
+		path = abs
+	}
+	switch {
+	case m.keyFrom == keyFromFile:
+		return fmt.Sprintf(`the key is "apiKey" in the "model" section of %s; check it`, path)
+	case m.keyFrom != "":
+		return fmt.Sprintf("the key comes from the environment variable %s; check it", m.keyFrom)
+	}
+	return fmt.Sprintf(`mom sent no key; if the server at %s needs one, set "apiKey" in the "model" section of %s`, m.BaseURL, path)
+}

@@ -112,3 +112,30 @@ and point mom at it in /data/config.json:
 		t.Errorf("openai hint:\n%s", h)
 	}
 }
+
+func TestRefusedKeyHint(t *testing.T) {
+	env := func(vars map[string]string) func(string) (string, bool) {
+		return func(k string) (string, bool) { v, ok := vars[k]; return v, ok }
+	}
+	cases := []struct {
+		config string
+		vars   map[string]string
+		want   string
+	}{
+		{`{"model": {"apiKey": "k"}}`, nil, `the key is "apiKey" in the "model" section of `},
+		{`{"model": {"provider": "openai"}}`, map[string]string{"OPENAI_API_KEY": "k"}, "the key comes from the environment variable OPENAI_API_KEY"},
+		{`{"model": {"provider": "openai", "baseUrl": "http://127.0.0.1:11434/v1", "id": "llama3.1:8b"}}`, nil, "mom sent no key; if the server at http://127.0.0.1:11434/v1 needs one"},
+	}
+	for _, c := range cases {
+		cfg, err := Parse([]byte(c.config), "config.json", env(c.vars))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cfg.Resolve(env(c.vars)); err != nil {
+			t.Fatal(err)
+		}
+		if got := cfg.RefusedKeyHint(); !strings.Contains(got, c.want) {
+			t.Errorf("%s: RefusedKeyHint() = %q; want it to contain %q", c.config, got, c.want)
+		}
+	}
+}

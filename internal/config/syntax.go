@@ -34,6 +34,9 @@ func parseSyntax(data []byte, name string) (*hujson.Value, error) {
 		// hujson reads any run of letters as one literal; say what valid ones look like.
 		msg = fmt.Sprintf("invalid value %s (strings need \"double quotes\"; true, false and null are lower case)", lit)
 	}
+	if strings.HasSuffix(msg, "unexpected EOF") {
+		msg += " (the file ends before every { and [ is closed: a } or ] is missing)"
+	}
 	return nil, fmt.Errorf("%s:%d:%d: %s%s", name, line, col, msg, excerpt(data, line, col))
 }
 
