@@ -163,12 +163,8 @@ func (a *app) startCustomTools() error {
 	if err != nil {
 		return err
 	}
-	reserved := []string{"invoke_tool"}
-	for _, t := range tools.Builtin() {
-		reserved = append(reserved, t.Def().Name)
-	}
 	a.custom = customtools.New(customtools.Options{
-		DataDir: dir, Reserved: reserved, Timeout: a.cfg.CustomTools.Timeout,
+		DataDir: dir, Reserved: reservedToolNames(), Timeout: a.cfg.CustomTools.Timeout,
 		Environ: os.Environ(), Logger: a.log,
 	})
 	a.custom.Start(context.Background())

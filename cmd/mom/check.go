@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/mom-agent/mom/internal/config"
 	"github.com/mom-agent/mom/internal/customtools"
+	"github.com/mom-agent/mom/internal/tools"
 )
 
 // cmdCheck is `mom check <data-dir>`: validate config.json and print what would start, without
@@ -32,9 +34,21 @@ func cmdCheck(args []string, std stdio) error {
 		}
 	}
 	fmt.Fprintf(std.out, "%s is valid.\n\n%s", cfg.Path, cfg.Summary())
-	fmt.Fprint(std.out, customtools.Summary(customtools.DefaultDirs(dir)))
+	fmt.Fprint(std.out, customtools.Summary(customtools.Options{
+		DataDir: dir, Dirs: customtools.DefaultDirs(dir), Reserved: reservedToolNames(), Environ: os.Environ(),
+	}))
 	if hint := cfg.MissingKeyHint(); hint != "" {
 		fmt.Fprintf(std.out, "\nWarning: %s\n", hint)
 	}
 	return nil
+}
+
+// reservedToolNames are the names custom tools may not take: the built-in tools and
+// invoke_tool.
+func reservedToolNames() []string {
+	names := []string{"invoke_tool"}
+	for _, t := range tools.Builtin() {
+		names = append(names, t.Def().Name)
+	}
+	return names
 }

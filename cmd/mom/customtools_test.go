@@ -422,3 +422,71 @@ func copyFile(t *testing.T, from, to string) {
 		t.Fatal(err)
 	}
 }
+
+// TestCustomToolsCheckAgreesWithMom: `mom check` lists as skipped, with the reason the running
+// mom logs, a folder whose tool has a built-in tool's name, one whose name an earlier folder
+// has, one whose env names an unset variable, and one whose tool.json has a typo (with the key
+// it meant); the folder mom loads is listed as a tool.
+func TestCustomToolsCheckAgreesWithMom(t *testing.T) {
+	w := toolsWorld(t, `"invoke"`)
+	w.addExecTool("a-wordcount", wordcountManifest, wordcountScript)
+	w.addExecTool("b-bash", `{"name": "bash", "description": "Shadows the built-in.", "run": "./run.sh"}`, "echo no\n")
+	w.addExecTool("c-wordcount", strings.Replace(wordcountManifest, "Count the words", "Count them again", 1), wordcountScript)
+	w.addExecTool("d-forecast", `{"name": "forecast", "description": "Tomorrow's weather.", "run": "./run.sh", "env": {"KEY": "${FORECAST_KEY}"}}`, "echo sunny\n")
+	w.addExecTool("e-typo", `{"name": "typo", "descripton": "Misspelt.", "run": "./run.sh"}`, "echo\n")
+	folder := func(name string) string { return filepath.Join(w.toolsDir(), name) }
+	fine := "tool wordcount (runs " + filepath.Join(folder("a-wordcount"), "run.sh") + ")"
+	refused := map[string]string{ // folder → the tool and why it is refused
+		"b-bash":      "tool bash: a built-in tool has its name; rename it",
+		"c-wordcount": "tool wordcount: a folder that comes first offers a tool of the same name, and that one is used: " + folder("a-wordcount"),
+	}
+	broken := map[string]string{ // folder → why it is skipped
+		"d-forecast": filepath.Join(folder("d-forecast"), "tool.json") + `: "env".KEY: environment variable FORECAST_KEY is not set`,
+		"e-typo": filepath.Join(folder("e-typo"), "tool.json") +
+			`: unknown key "descripton"; did you mean "description"? (known keys: name, description, parameters, run, timeout, env)`,
+	}
+
+	res := w.mom("", "check", w.dir)
+	if res.code != 0 {
+		t.Fatalf("mom check exited %d:\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	want := []string{"  " + folder("a-wordcount") + ": " + fine + "\n"}
+	for name, why := range refused {
+		want = append(want, "  "+folder(name)+": skipped: "+why+"\n")
+	}
+	for name, why := range broken {
+		want = append(want, "  "+folder(name)+": skipped: "+why+"\n")
+	}
+	for _, line := range want {
+		if !strings.Contains(res.stdout, line) {
+			t.Errorf("mom check lacks the line %q:\n%s", line, res.stdout)
+		}
+	}
+
+	p := w.start()
+	p.waitForErr("mom is running")
+	p.waitForErr("custom tool ready")
+	if code := p.quit(); code != 0 {
+		t.Fatalf("exit status %d\n%s", code, p.err)
+	}
+	log := p.err.String()
+	if n := strings.Count(log, "custom tool ready"); n != 1 || !strings.Contains(log, "tool=wordcount folder="+folder("a-wordcount")) {
+		t.Errorf("mom made %d tools ready; want wordcount of a-wordcount alone:\n%s", n, log)
+	}
+	for name, why := range refused {
+		tool, reason, _ := strings.Cut(strings.TrimPrefix(why, "tool "), ": ")
+		reason, used, _ := strings.Cut(reason, ": ")
+		line := `msg="custom tool refused: ` + reason + `" tool=` + tool + " folder=" + folder(name)
+		if used != "" {
+			line += " used=" + used
+		}
+		if !strings.Contains(log, line) {
+			t.Errorf("mom's log lacks %s:\n%s", line, log)
+		}
+	}
+	for name, why := range broken {
+		if line := `msg="custom tool folder skipped" folder=` + folder(name) + " err=" + strconv.Quote(why); !strings.Contains(log, line) {
+			t.Errorf("mom's log lacks %s:\n%s", line, log)
+		}
+	}
+}

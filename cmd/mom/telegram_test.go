@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"encoding/base64"
 	"fmt"
+	"image/jpeg"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -372,3 +375,148 @@ func (tp *telegramPlatform) codeIntact(text string) bool {
 }
 
 func (tp *telegramPlatform) violations() []string { return tp.s.Violations() }
+
+// tgChannelDir is the directory of a Telegram chat's channel.
+func (w *tgWorld) tgChannelDir(chatID int64) string {
+	w.t.Helper()
+	dir, err := store.PathComponent(strconv.FormatInt(chatID, 10))
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return w.channelDir("tg", dir)
+}
+
+// TestTelegramPhotoReachesTheModel: Telegram sends a photo as sizes, smallest first, with the
+// words (and so the mention) in its caption; mom keeps the largest and shows it to the model.
+func TestTelegramPhotoReachesTheModel(t *testing.T) {
+	w := newTelegramWorld(t, "")
+	w.llm.Enqueue(fakellm.Text("A colour gradient."))
+	w.run()
+	w.tg.Say(tgGroup, tgAda, "@mom_bot what is in this picture?", faketg.WithPhoto(faketg.PNG(1000, 750)))
+	w.botSays(tgGroup, 0, "A colour gradient.")
+	w.stop()
+
+	saved, _ := filepath.Glob(filepath.Join(w.tgChannelDir(tgGroup), "attachments", "*photo.jpg"))
+	if len(saved) != 1 {
+		t.Fatalf("attachments saved: %q; want the photo once", saved)
+	}
+	onDisk, _ := os.ReadFile(saved[0])
+	if cfg, err := jpeg.DecodeConfig(bytes.NewReader(onDisk)); err != nil || cfg.Width != 1000 || cfg.Height != 750 {
+		t.Errorf("the saved photo is %dx%d (%v); want the largest size, 1000x750", cfg.Width, cfg.Height, err)
+	}
+	req := w.llm.Requests()[0]
+	prompt := req.LastUserText()
+	if !strings.Contains(prompt, "what is in this picture?") || strings.Contains(prompt, "@mom_bot") ||
+		!strings.Contains(prompt, "attachments/"+filepath.Base(saved[0])) {
+		t.Errorf("the prompt should carry the caption without the mention, and the photo's path:\n%s", prompt)
+	}
+	var images []fakellm.Block
+	for _, b := range req.Messages[len(req.Messages)-1].Content {
+		if b.Type == "image" {
+			images = append(images, b)
+		}
+	}
+	if len(images) != 1 || images[0].MediaType != "image/jpeg" {
+		t.Fatalf("the model got images %+v; want the photo inline as image/jpeg", images)
+	}
+	if sent, err := base64.StdEncoding.DecodeString(images[0].Data); err != nil || !bytes.Equal(sent, onDisk) {
+		t.Errorf("the image the model got is not the saved photo (%v)", err)
+	}
+	line := jsonLines(t, filepath.Join(w.tgChannelDir(tgGroup), "log.jsonl"))[0]
+	atts, _ := line["attachments"].([]any)
+	if len(atts) != 1 || atts[0].(map[string]any)["mimeType"] != "image/jpeg" {
+		t.Errorf("log.jsonl has attachments %v", line["attachments"])
+	}
+}
+
+// TestTelegramVoiceAudioVideoAndDocumentsAreSaved: each kind of file Telegram sends lands in
+// the channel's attachments, named (a nameless audio file by its type), and the model hears of
+// them.
+func TestTelegramVoiceAudioVideoAndDocumentsAreSaved(t *testing.T) {
+	w := newTelegramWorld(t, "")
+	w.llm.Enqueue(fakellm.Text("Four files."))
+	w.run()
+	files := map[string][]byte{
+		"voice.ogg": []byte("OggS a voice note"),
+		"audio.mp3": []byte("ID3 a song"),
+		"demo.mp4":  []byte("a video"),
+		"notes.pdf": []byte("%PDF-1.7 notes"),
+	}
+	w.tg.Say(tgGroup, tgBea, "", faketg.WithVoice(files["voice.ogg"]))
+	w.tg.Say(tgGroup, tgBea, "theme song", faketg.WithAudio("", "audio/mpeg", files["audio.mp3"]))
+	w.tg.Say(tgGroup, tgBea, "", faketg.WithVideo("demo.mp4", files["demo.mp4"]))
+	w.tg.Say(tgGroup, tgBea, "", faketg.WithDocument("notes.pdf", files["notes.pdf"]))
+	w.tg.Say(tgGroup, tgAda, "@mom_bot what did bea send?")
+	w.botSays(tgGroup, 0, "Four files.")
+	w.stop()
+	prompt := w.llm.Requests()[0].LastUserText()
+	for name, content := range files {
+		saved, _ := filepath.Glob(filepath.Join(w.tgChannelDir(tgGroup), "attachments", "*_"+name))
+		if len(saved) != 1 {
+			t.Errorf("%s: saved as %q", name, saved)
+			continue
+		}
+		if got, _ := os.ReadFile(saved[0]); !bytes.Equal(got, content) {
+			t.Errorf("%s holds %q, want %q", name, got, content)
+		}
+		if !strings.Contains(prompt, "attachments/"+filepath.Base(saved[0])) {
+			t.Errorf("the prompt does not name %s:\n%s", saved[0], prompt)
+		}
+	}
+	if !strings.Contains(prompt, "theme song") {
+		t.Errorf("the audio's caption is not in the prompt:\n%s", prompt)
+	}
+}
+
+// TestTelegramPicturesGoAsPhotosOrFallBackToDocuments: a picture goes with sendPhoto, so it
+// shows inline; one Telegram refuses as a photo (too wide, or over 10 MB) goes as a file, and
+// so does anything that is not a picture.
+func TestTelegramPicturesGoAsPhotosOrFallBackToDocuments(t *testing.T) {
+	w := newTelegramWorld(t, "")
+	dir := t.TempDir()
+	files := map[string][]byte{
+		"chart.png": faketg.PNG(400, 300),
+		"wide.png":  faketg.PNG(2100, 100), // a ratio of 21: PHOTO_INVALID_DIMENSIONS
+		"big.png":   faketg.PNG(2000, 1900),
+		"notes.txt": []byte("plain notes"),
+	}
+	if len(files["big.png"]) <= 10<<20 {
+		t.Fatalf("big.png is only %d bytes; it must be over sendPhoto's 10 MB", len(files["big.png"]))
+	}
+	var calls []fakellm.ToolCall
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), content, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		calls = append(calls, fakellm.Call("attach", map[string]any{"label": "Send " + name, "path": filepath.Join(dir, name)}))
+	}
+	w.llm.Enqueue(fakellm.Calls(calls...))
+	w.llm.Enqueue(fakellm.Text("Sent them all."))
+	w.run()
+	w.tg.Say(tgAda, tgAda, "send me the files")
+	w.botSays(tgAda, 0, "Sent them all.")
+	w.stop()
+
+	want := map[string]string{"chart.png": "sendPhoto", "wide.png": "sendDocument", "big.png": "sendDocument", "notes.txt": "sendDocument"}
+	ups := w.tg.Uploads()
+	if len(ups) != len(want) {
+		t.Errorf("%d uploads; want %d", len(ups), len(want))
+	}
+	for _, u := range ups {
+		if u.Method != want[u.Filename] || !bytes.Equal(u.Content, files[u.Filename]) {
+			t.Errorf("%s went with %s (%d bytes); want %s with its content", u.Filename, u.Method, len(u.Content), want[u.Filename])
+		}
+	}
+	tried := map[string]string{}
+	for _, c := range w.tg.Calls("sendPhoto") {
+		tried[c.Params["photo"]] = c.Error
+	}
+	if len(tried) != 2 || tried["chart.png"] != "" || tried["wide.png"] != "Bad Request: PHOTO_INVALID_DIMENSIONS" {
+		t.Errorf("sendPhoto calls: %q; want chart.png sent and wide.png refused, and no try for the rest", tried)
+	}
+	for _, r := range w.llm.Requests()[1].ToolResults() {
+		if r.IsError {
+			t.Errorf("the model was told an attach failed: %s", r.Text)
+		}
+	}
+}

@@ -222,12 +222,7 @@ func (o *object) finish(known ...string) {
 		if o.used[i] {
 			continue
 		}
-		k := memberName(m)
-		if s := suggest(k, known); s != "" {
-			o.d.fail(o.path, "unknown key %q; did you mean %q? (known keys: %s)", k, s, strings.Join(known, ", "))
-		} else {
-			o.d.fail(o.path, "unknown key %q (known keys: %s)", k, strings.Join(known, ", "))
-		}
+		o.d.fail(o.path, "%s", UnknownKey(memberName(m), known))
 	}
 }
 

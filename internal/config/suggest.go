@@ -1,6 +1,19 @@
 package config
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
+
+// UnknownKey words the error for a key that is none of known, with a "did you mean" when it
+// is near one, as config.json's errors have it: for the other files mom reads (a custom tool's
+// tool.json), so that their typos are pointed out alike.
+func UnknownKey(key string, known []string) string {
+	if s := suggest(key, known); s != "" {
+		return fmt.Sprintf("unknown key %q; did you mean %q? (known keys: %s)", key, s, strings.Join(known, ", "))
+	}
+	return fmt.Sprintf("unknown key %q (known keys: %s)", key, strings.Join(known, ", "))
+}
 
 // suggest returns the entry of known closest to word when it is near enough to be a typo
 // ("bussy" for "busy", "baseURL" for "baseUrl"), or "".

@@ -84,15 +84,21 @@ var testEnviron = []string{
 	"ANTHROPIC_API_KEY=sk-ant-secret", "SLACK_BOT_TOKEN=xoxb-secret", "WEATHER_KEY=wk-123",
 }
 
+// testOptions are the options of the tests' registries over dirs.
+func testOptions(dirs ...string) Options {
+	return Options{
+		DataDir: "/data", Dirs: dirs, Reserved: []string{"bash", "read", "invoke_tool"},
+		Timeout: time.Minute, Environ: testEnviron,
+	}
+}
+
 // startRegistry starts a registry over dirs and stops it when the test ends.
 func startRegistry(t *testing.T, dirs ...string) (*Registry, *logBuffer) {
 	t.Helper()
 	logs := &logBuffer{}
-	r := New(Options{
-		DataDir: "/data", Dirs: dirs, Reserved: []string{"bash", "read", "invoke_tool"},
-		Timeout: time.Minute, Environ: testEnviron,
-		Logger: slog.New(slog.NewTextHandler(logs, nil)),
-	})
+	o := testOptions(dirs...)
+	o.Logger = slog.New(slog.NewTextHandler(logs, nil))
+	r := New(o)
 	r.Start(context.Background())
 	t.Cleanup(r.Stop)
 	return r, logs

@@ -8,8 +8,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -76,9 +78,34 @@ func readManifest(path string, v any) error {
 		case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
 			return fmt.Errorf("%s is not valid JSON: it ends before the object does", path)
 		}
+		if key, ok := unknownKey(err); ok {
+			return fmt.Errorf("%s: %s", path, config.UnknownKey(key, jsonKeys(v)))
+		}
 		return fmt.Errorf("%s: %s", path, strings.TrimPrefix(err.Error(), "json: "))
 	}
 	return nil
+}
+
+// unknownKey reads the key out of the decoder's error for a key no field has.
+func unknownKey(err error) (string, bool) {
+	quoted, ok := strings.CutPrefix(err.Error(), "json: unknown field ")
+	if !ok {
+		return "", false
+	}
+	key, uerr := strconv.Unquote(quoted)
+	return key, uerr == nil
+}
+
+// jsonKeys lists the JSON keys of the struct v points to, in the order of its fields.
+func jsonKeys(v any) []string {
+	t := reflect.TypeOf(v).Elem()
+	keys := make([]string, 0, t.NumField())
+	for f := range t.Fields() {
+		if name, _, _ := strings.Cut(f.Tag.Get("json"), ","); name != "" && name != "-" {
+			keys = append(keys, name)
+		}
+	}
+	return keys
 }
 
 // parseExec reads and checks a tool.json.

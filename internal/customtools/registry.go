@@ -74,15 +74,9 @@ func New(opts Options) *Registry {
 	if opts.Dirs == nil {
 		opts.Dirs = DefaultDirs(opts.DataDir)
 	}
-	env := make(map[string]string, len(opts.Environ))
-	for _, kv := range opts.Environ {
-		if k, v, ok := strings.Cut(kv, "="); ok {
-			env[k] = v
-		}
-	}
 	r := &Registry{
 		opts: opts, folders: make(map[string]*folder), reported: make(map[string]bool),
-		getenv: func(name string) (string, bool) { v, ok := env[name]; return v, ok },
+		getenv: lookupEnv(opts.Environ),
 	}
 	r.current.Store(&[]tools.Tool{})
 	return r
@@ -197,35 +191,16 @@ func (r *Registry) Rescan() {
 	stopAll(stopping)
 }
 
-// load makes a folder's tools; a problem is logged (once) and leaves the folder without tools.
+// load makes a folder's tools and starts its MCP server; a problem (openFolder) is logged
+// (once) and leaves the folder without tools.
 func (r *Registry) load(s scanned) *folder {
-	f := &folder{path: s.path, order: s.order, fingerprint: s.fingerprint}
-	switch s.kind {
-	case kindExec:
-		spec, err := parseExec(s.path)
-		if err == nil {
-			f.exec, err = newExecTool(s.path, spec, &r.opts, r.getenv)
-		}
-		if err != nil {
-			r.problem("custom tool folder skipped", "folder", s.path, "err", err)
-			return f
-		}
-	case kindMCP:
-		spec, err := parseMCP(s.path)
-		var srv *mcpServer
-		if err == nil {
-			srv, err = newMCPServer(s.path, spec, &r.opts, r.getenv, r.changed)
-		}
-		if err != nil {
-			r.problem("custom tool folder skipped", "folder", s.path, "err", err)
-			return f
-		}
-		f.server = srv
-		srv.start(r.ctx)
-	case kindBoth:
-		r.problem("custom tool folder skipped: it has both tool.json and mcp.json; keep the one it is", "folder", s.path)
-	case kindNone:
-		r.problem("custom tool folder has no tool.json or mcp.json yet; skipped", "folder", s.path)
+	f, err := openFolder(s, &r.opts, r.getenv, r.changed)
+	if err != nil {
+		r.problem("custom tool folder skipped", "folder", s.path, "err", err)
+		return f
+	}
+	if f.server != nil {
+		f.server.start(r.ctx)
 	}
 	return f
 }
@@ -265,12 +240,12 @@ func (r *Registry) rebuild() {
 	for _, f := range folders {
 		for _, t := range f.tools() {
 			name := t.Def().Name
-			if slices.Contains(r.opts.Reserved, name) {
-				r.problem("custom tool refused: a built-in tool has its name; rename it", "tool", name, "folder", f.path)
-				continue
-			}
-			if first, ok := owner[name]; ok {
-				r.problem("custom tool refused: a folder that comes first offers a tool of the same name, and that one is used", "tool", name, "folder", f.path, "used", first)
+			if why := nameRefused(name, r.opts.Reserved, owner); why != nil {
+				args := []any{"tool", name, "folder", f.path}
+				if why.used != "" {
+					args = append(args, "used", why.used)
+				}
+				r.problem("custom tool refused: "+why.reason, args...)
 				continue
 			}
 			owner[name] = f.path
@@ -315,6 +290,7 @@ type folder struct {
 	fingerprint string
 	exec        tools.Tool
 	server      *mcpServer
+	shows       string // what it runs, for `mom check`
 }
 
 func (f *folder) tools() []tools.Tool {

@@ -8,10 +8,11 @@ import (
 	"testing"
 )
 
-// TestDiscoveryAndClashes: folders of both directories are found in order; broken folders and
-// names that clash are refused with a log line saying which folder, which name and which wins.
-func TestDiscoveryAndClashes(t *testing.T) {
-	first, second := t.TempDir(), t.TempDir()
+// messyFolders writes two tool directories with every kind of folder: fine ones, clashing
+// names, broken manifests, a typo, a bad schema, an unset ${VAR}.
+func messyFolders(t *testing.T) (first, second string) {
+	t.Helper()
+	first, second = t.TempDir(), t.TempDir()
 	execFolder(t, first, "a-dup", simpleManifest("dup", "The first dup."), "echo first")
 	execFolder(t, first, "b-bash", simpleManifest("bash", "Shadows a built-in."), "echo no")
 	execFolder(t, first, "c-solo", simpleManifest("solo", "Alone."), "echo solo")
@@ -31,7 +32,13 @@ func TestDiscoveryAndClashes(t *testing.T) {
 	writeFile(t, filepath.Join(second, "badname"), "tool.json", `{"name": "bad name", "description": "x", "run": "./x"}`, 0o644)
 	execFolder(t, second, "badschema", `{"name": "badschema", "description": "x", "run": "./run.sh", "parameters": {"type": 5}}`, "echo")
 	execFolder(t, second, "needskey", `{"name": "needskey", "description": "x", "run": "./run.sh", "env": {"K": "${NOT_SET_ANYWHERE}"}}`, "echo")
+	return first, second
+}
 
+// TestDiscoveryAndClashes: folders of both directories are found in order; broken folders and
+// names that clash are refused with a log line saying which folder, which name and which wins.
+func TestDiscoveryAndClashes(t *testing.T) {
+	first, second := messyFolders(t)
 	r, logs := startRegistry(t, first, second)
 	if got := names(r.CustomTools()); !slices.Equal(got, []string{"dup", "solo"}) {
 		t.Fatalf("tools = %v, want [dup solo]\n%s", got, logs)
@@ -44,10 +51,10 @@ func TestDiscoveryAndClashes(t *testing.T) {
 		`msg="custom tool refused: a folder that comes first offers a tool of the same name, and that one is used" tool=dup folder=` + filepath.Join(second, "a-dup") + " used=" + filepath.Join(first, "a-dup"),
 		`msg="custom tool refused: a built-in tool has its name; rename it" tool=bash folder=` + filepath.Join(first, "b-bash"),
 		`it has both tool.json and mcp.json`,
-		`msg="custom tool folder has no tool.json or mcp.json yet; skipped" folder=` + filepath.Join(first, "e-empty"),
+		`msg="custom tool folder skipped" folder=` + filepath.Join(first, "e-empty") + ` err="it has no tool.json or mcp.json (yet)"`,
 		filepath.Join(second, "broken", "tool.json") + ` is not valid JSON`,
 		`run.sh is not executable (chmod +x`,
-		`unknown field \"timout\"`,
+		`unknown key \"timout\"; did you mean \"timeout\"? (known keys: name, description, parameters, run, timeout, env)`,
 		`\"name\" \"bad name\" must be 1 to 64 letters`,
 		`badschema/tool.json: \"parameters\"`,
 		`\"env\".K: environment variable NOT_SET_ANYWHERE is not set`,
@@ -58,15 +65,6 @@ func TestDiscoveryAndClashes(t *testing.T) {
 	}
 	if strings.Contains(log, "hidden") {
 		t.Errorf("a hidden folder was looked at:\n%s", log)
-	}
-	var summary string
-	writeFile(t, filepath.Join(second, "nobinary"), "mcp.json", `{"command": "./server"}`, 0o644)
-	summary = Summary([]string{first, second})
-	for _, want := range []string{"c-solo: tool solo (runs ", "d-both: skipped: it has both", "e-empty: skipped: no tool.json",
-		"nobinary: MCP server (" + filepath.Join(second, "nobinary", "server") + "); it cannot start:"} {
-		if !strings.Contains(summary, want) {
-			t.Errorf("summary lacks %q:\n%s", want, summary)
-		}
 	}
 }
 

@@ -150,7 +150,8 @@ type remoteFile struct {
 }
 
 // filesOf lists the files of a message: a document, the largest size of a photo, audio, video
-// or voice.
+// or voice. Telegram keeps photos as JPEG and voice notes as Ogg Opus, and gives neither a
+// name; audio and video names are optional, so a missing one is made from the kind and type.
 func filesOf(m *models.Message) []remoteFile {
 	var out []remoteFile
 	if d := m.Document; d != nil {
@@ -161,13 +162,27 @@ func filesOf(m *models.Message) []remoteFile {
 		out = append(out, remoteFile{p.FileID, "photo.jpg", "image/jpeg", int64(p.FileSize)})
 	}
 	if v := m.Audio; v != nil {
-		out = append(out, remoteFile{v.FileID, v.FileName, v.MimeType, v.FileSize})
+		out = append(out, remoteFile{v.FileID, nameOr(v.FileName, "audio", v.MimeType), v.MimeType, v.FileSize})
 	}
 	if v := m.Video; v != nil {
-		out = append(out, remoteFile{v.FileID, v.FileName, v.MimeType, v.FileSize})
+		out = append(out, remoteFile{v.FileID, nameOr(v.FileName, "video", v.MimeType), v.MimeType, v.FileSize})
 	}
 	if v := m.Voice; v != nil {
 		out = append(out, remoteFile{v.FileID, "voice.ogg", v.MimeType, v.FileSize})
 	}
 	return out
+}
+
+// mediaExts are the extensions of the audio and video types Telegram names in mime_type.
+var mediaExts = map[string]string{
+	"audio/mpeg": ".mp3", "audio/mp4": ".m4a", "audio/x-m4a": ".m4a", "audio/ogg": ".ogg", "audio/flac": ".flac",
+	"audio/x-wav": ".wav", "audio/wav": ".wav", "video/mp4": ".mp4", "video/quicktime": ".mov", "video/webm": ".webm",
+}
+
+// nameOr is the sender's file name, or kind with the extension of the MIME type.
+func nameOr(name, kind, mimeType string) string {
+	if name != "" {
+		return name
+	}
+	return kind + mediaExts[strings.ToLower(mimeType)]
 }

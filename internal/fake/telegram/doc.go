@@ -19,9 +19,14 @@
 // reply_parameters and reply_to_message_id, sendChatAction, deleteMessage, getFile and file
 // downloads (20 MB limit), sendDocument / sendPhoto uploads, and getChatMember (a ChatMember
 // object per status; "user not found" for a user id it does not know) are implemented.
+// sendPhoto enforces what the API documents (at most 10 MB, width + height at most 10,000, a
+// ratio of at most 20) with Telegram's errors (PHOTO_SAVE_FILE_INVALID,
+// PHOTO_INVALID_DIMENSIONS, IMAGE_PROCESS_FAILED); a photo is kept, as Telegram keeps it, as
+// JPEG in several sizes, the largest last.
 //
 // Tests set up chats (AddUser, AddChat, DeleteChat, CreateTopic, SetMember, SetRestricted),
-// play people (Say with InTopic, ReplyTo, WithDocument, WithPhoto), and look at what people
+// play people (Say with InTopic, ReplyTo, WithDocument, WithPhoto, WithAudio, WithVideo,
+// WithVoice; PNG makes a picture to send), and look at what people
 // would see (Messages) or at what the client sent (Calls, Uploads, Actions, Violations).
 // Faults: RateLimit, RejectMarkup, DropPoll, WithWebhook, StartRival (another program polling
 // the same bot).

@@ -1,15 +1,9 @@
 package faketelegram
 
-import (
-	"net/http"
-	"strings"
-)
+import "net/http"
 
 // maxDownload is the largest file getFile serves, as the Bot API limits it.
 const maxDownload = 20 << 20
-
-// maxPhoto is the largest photo sendPhoto takes.
-const maxPhoto = 10 << 20
 
 func (s *Server) getFile(r *request) (any, *apiError) {
 	id := r.params["file_id"]
@@ -52,7 +46,8 @@ func (s *Server) sendDocument(r *request) (any, *apiError) {
 
 func (s *Server) sendPhoto(r *request) (any, *apiError) { return s.sendFile(r, "sendPhoto", "photo") }
 
-// sendFile takes an upload in the multipart field key, or a file_id of a known file.
+// sendFile takes an upload in the multipart field key, or a file_id of a known file. A photo
+// must pass what sendPhoto documents (newPhoto).
 func (s *Server) sendFile(r *request, method, key string) (any, *apiError) {
 	c, thread, reply, err := s.place(r)
 	if err != nil {
@@ -70,20 +65,16 @@ func (s *Server) sendFile(r *request, method, key string) (any, *apiError) {
 	if len(up.content) == 0 {
 		return nil, badRequest("file must be non-empty")
 	}
-	photo := key == "photo"
-	if photo {
-		if !strings.HasPrefix(http.DetectContentType(up.content), "image/") {
-			return nil, badRequest("IMAGE_PROCESS_FAILED")
-		}
-		if len(up.content) > maxPhoto {
-			return nil, badRequest("PHOTO_SAVE_FILE_INVALID")
+	f := &file{File: File{Kind: Document, Name: up.name, MimeType: http.DetectContentType(up.content), Content: up.content}}
+	if key == Photo {
+		if f, err = newPhoto(up.content); err != nil {
+			return nil, err
 		}
 	}
 	caption, entities, markup, err := s.formatted(r, "caption", maxCaption)
 	if err != nil {
 		return nil, err
 	}
-	f := &file{File: File{Name: up.name, MimeType: http.DetectContentType(up.content), Content: up.content, Photo: photo}}
 	s.addFile(f)
 	m := s.store(c, &message{Message: Message{ChatID: c.ID, Thread: thread, From: s.bot.ID, Date: timeNow(),
 		Text: caption, Entities: entities, HTML: markup, ReplyTo: reply, File: &f.File}, fileRef: f})

@@ -3,6 +3,7 @@ package faketelegram
 import (
 	"fmt"
 	"net/http"
+	"path"
 	"regexp"
 	"slices"
 	"unicode/utf16"
@@ -19,16 +20,40 @@ func ReplyTo(id int) SayOption { return func(m *message) { m.ReplyTo = id } }
 
 // WithDocument attaches a file, sent as a document; the text becomes its caption.
 func WithDocument(name string, content []byte) SayOption {
+	return withFile(File{Kind: Document, Name: name, MimeType: http.DetectContentType(content), Content: content})
+}
+
+// WithPhoto attaches a photo, a PNG, JPEG or GIF image; the text becomes its caption. As
+// Telegram does, the fake keeps it as JPEG in several sizes, sent smallest first.
+func WithPhoto(content []byte) SayOption {
 	return func(m *message) {
-		m.fileRef = &file{File: File{Name: name, MimeType: http.DetectContentType(content), Content: content}}
+		f, err := newPhoto(content)
+		if err != nil {
+			panic("faketelegram: WithPhoto of an image Telegram would refuse: " + err.desc)
+		}
+		m.fileRef = f
 	}
 }
 
-// WithPhoto attaches a photo; the text becomes its caption.
-func WithPhoto(content []byte) SayOption {
-	return func(m *message) {
-		m.fileRef = &file{File: File{MimeType: "image/jpeg", Content: content, Photo: true}}
-	}
+// WithAudio attaches a music file, as a player shows it; name may be empty, as Telegram's
+// file_name is optional. The text becomes its caption.
+func WithAudio(name, mimeType string, content []byte) SayOption {
+	return withFile(File{Kind: Audio, Name: name, MimeType: mimeType, Content: content})
+}
+
+// WithVideo attaches a video (MPEG-4, 640×360, as the fake reports it); name may be empty.
+// The text becomes its caption.
+func WithVideo(name string, content []byte) SayOption {
+	return withFile(File{Kind: Video, Name: name, MimeType: "video/mp4", Content: content, Width: 640, Height: 360})
+}
+
+// WithVoice attaches a voice note (Ogg Opus, which Telegram gives no name).
+func WithVoice(content []byte) SayOption {
+	return withFile(File{Kind: Voice, MimeType: "audio/ogg", Content: content})
+}
+
+func withFile(f File) SayOption {
+	return func(m *message) { m.fileRef = &file{File: f} }
 }
 
 // Say has user send text to a chat, as Telegram delivers it to the bot: the message gets the
@@ -66,29 +91,29 @@ func (s *Server) Say(chatID, user int64, text string, opts ...SayOption) int {
 	return m.ID
 }
 
-// addFile gives f its ids and a path for getFile; s.mu is held.
+// folders are where Telegram keeps each kind of file, as getFile's file_path shows.
+var folders = map[string]string{Document: "documents", Photo: "photos", Audio: "music", Video: "videos", Voice: "voice"}
+
+// addFile gives f (and a photo's smaller sizes) ids and a path for getFile; s.mu is held.
 func (s *Server) addFile(f *file) {
-	s.nextFile++
-	kind := "documents"
-	if f.Photo {
-		kind = "photos"
+	for _, size := range f.sizes {
+		s.addFile(size)
 	}
+	s.nextFile++
 	f.ID = fmt.Sprintf("BQACAgIAAxkBAAI%06d", s.nextFile)
 	f.uniqueID = fmt.Sprintf("AgAD%06d", s.nextFile)
-	f.path = fmt.Sprintf("%s/file_%d%s", kind, s.nextFile, extOf(f.Name, f.Photo))
+	f.path = fmt.Sprintf("%s/file_%d%s", folders[f.Kind], s.nextFile, extOf(f.File))
 	s.files[f.ID] = f
 }
 
-func extOf(name string, photo bool) string {
-	if photo {
+func extOf(f File) string {
+	switch f.Kind {
+	case Photo:
 		return ".jpg"
+	case Voice:
+		return ".oga"
 	}
-	for i := len(name) - 1; i >= 0 && name[i] != '/'; i-- {
-		if name[i] == '.' {
-			return name[i:]
-		}
-	}
-	return ""
+	return path.Ext(f.Name)
 }
 
 var (

@@ -56,19 +56,32 @@ type Message struct {
 	HTML string
 	// ReplyTo is the id of the message this one replies to, 0 for none.
 	ReplyTo int
-	// File is the document or photo the message carries, if any.
+	// File is the document, photo (its largest size), audio, video or voice note the
+	// message carries, if any.
 	File *File
 	// Edits counts the editMessageText calls that changed it.
 	Edits int
 }
 
+// Kinds of file, named as the Message fields that carry them.
+const (
+	Document = "document"
+	Photo    = "photo"
+	Audio    = "audio"
+	Video    = "video"
+	Voice    = "voice"
+)
+
 // File is a file attached to a message.
 type File struct {
-	ID       string
-	Name     string
+	ID string
+	// Kind is Document, Photo, Audio, Video or Voice.
+	Kind     string
+	Name     string // empty for photos and voice notes, which Telegram gives no name
 	MimeType string
 	Content  []byte
-	Photo    bool
+	// Width and Height are a photo's or a video's size in pixels.
+	Width, Height int
 }
 
 // Upload is a file the bot sent with sendDocument or sendPhoto.
@@ -110,6 +123,8 @@ type file struct {
 	File
 	uniqueID string
 	path     string
+	// sizes are a photo's smaller sizes, smallest first; the file itself is the largest.
+	sizes []*file
 }
 
 // AddUser adds a person (or another bot) who can then talk in chats.

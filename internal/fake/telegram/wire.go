@@ -62,15 +62,9 @@ func (s *Server) wireMessage(c *chat, m *message, nested bool) obj {
 		o["is_topic_message"] = true
 	}
 	text, entities := "text", "entities"
-	if m.fileRef != nil {
+	if f := m.fileRef; f != nil {
 		text, entities = "caption", "caption_entities"
-		f := m.fileRef
-		if f.Photo {
-			o["photo"] = []obj{{"file_id": f.ID, "file_unique_id": f.uniqueID, "width": 640, "height": 480, "file_size": len(f.Content)}}
-		} else {
-			o["document"] = obj{"file_id": f.ID, "file_unique_id": f.uniqueID, "file_name": f.Name,
-				"mime_type": f.MimeType, "file_size": len(f.Content)}
-		}
+		o[f.Kind] = f.wire()
 	}
 	if m.Text != "" {
 		o[text] = m.Text
@@ -92,6 +86,34 @@ func (s *Server) wireMessage(c *chat, m *message, nested bool) obj {
 	}
 	if r := c.msg(replyTo); r != nil {
 		o["reply_to_message"] = s.wireMessage(c, r, true)
+	}
+	return o
+}
+
+// wire is a file as the Message field of its kind holds it: a Document, an array of
+// PhotoSize (smallest first), an Audio, a Video or a Voice. Durations are reported as one
+// second, since the fake does not decode media.
+func (f *file) wire() any {
+	o := obj{"file_id": f.ID, "file_unique_id": f.uniqueID, "file_size": len(f.Content)}
+	switch f.Kind {
+	case Photo:
+		sizes := make([]obj, 0, len(f.sizes)+1)
+		for _, p := range append(f.sizes, f) {
+			sizes = append(sizes, obj{"file_id": p.ID, "file_unique_id": p.uniqueID, "width": p.Width, "height": p.Height,
+				"file_size": len(p.Content)})
+		}
+		return sizes
+	case Video:
+		o["width"], o["height"] = f.Width, f.Height
+		fallthrough
+	case Audio, Voice:
+		o["duration"] = 1
+	}
+	if f.Name != "" {
+		o["file_name"] = f.Name
+	}
+	if f.MimeType != "" {
+		o["mime_type"] = f.MimeType
 	}
 	return o
 }
