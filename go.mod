@@ -18,6 +18,7 @@ require (
 	github.com/slack-go/slack v0.35.0
 	github.com/tailscale/hujson v0.0.0-20260727124030-b80ff77dac4f
 	github.com/yuin/goldmark v1.8.7
+	golang.org/x/text v0.42.0
 )
 
 require (

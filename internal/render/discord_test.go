@@ -1,6 +1,7 @@
 package render
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -73,9 +74,60 @@ func TestDiscordSplitsLongAnswers(t *testing.T) {
 // FuzzDiscord checks Discord, and Split on what it returns, for any input: no panic, valid
 // UTF-8 out for valid in, fences balanced in the whole and in every part, no part over the
 // limit, nothing lost.
+//
+// With every markup character of the input escaped, every '*', '_', '~' and '`' of the output
+// must stand escaped, since Discord would pair any other.
 func FuzzDiscord(f *testing.F) {
 	addGoldenSeeds(f, "discord", 100, 2000)
 	f.Fuzz(func(t *testing.T, md string, n int) {
 		checkRenderedSplit(t, md, Discord(md, discordMentions), 100+abs(n)%DiscordMaxText)
+		literal := Discord(escapeMarkdown(md), discordMentions)
+		if mark := discordBareMark(literal); mark >= 0 {
+			t.Fatalf("escaped text gave a bare %q at %d in %q", literal[mark], mark, clip(literal))
+		}
 	})
+}
+
+// discordBareMark finds a '*', '_', '~' or '`' in Discord text outside code blocks and <…>
+// (links, mentions) that no backslash escapes, and returns its index, or -1.
+func discordBareMark(text string) int {
+	inFence, start := false, 0
+	for _, line := range strings.SplitAfter(text, "\n") {
+		at := start
+		start += len(line)
+		if strings.HasPrefix(line, "```") {
+			inFence = !inFence
+			continue
+		}
+		if inFence {
+			continue
+		}
+		for i := 0; i < len(line); i++ {
+			switch c := line[i]; {
+			case c == '\\':
+				i++ // the escaped character
+			case c == '<':
+				for i < len(line) && line[i] != '>' {
+					i++
+				}
+			case strings.IndexByte("*_~`", c) >= 0:
+				return at + i
+			}
+		}
+	}
+	return -1
+}
+
+func TestDiscordBareMark(t *testing.T) {
+	for text, want := range map[string]int{
+		`\*a\* \_b\_`:                -1,
+		"x *a*":                      2,
+		"[t](<https://x.io/a_b>)":    -1,
+		"```\n*code*\n```\n\\~ok\\~": -1,
+		"a\n_b":                      2,
+	} {
+		if got := discordBareMark(text); got != want {
+			t.Errorf("discordBareMark(%q) = %d, want %d", text, got, want)
+		}
+	}
 }

@@ -9,7 +9,8 @@ import (
 
 // FuzzMrkdwn checks Mrkdwn, and Split on what it returns, against their promises for any
 // input: no panic, valid UTF-8 out for valid in, Slack's angle brackets balanced, fences
-// balanced in every part, no part over the limit, nothing lost.
+// balanced in every part, no part over the limit, nothing lost; and, with every markup
+// character of the input escaped, no '*', '_', '~' or '`' that Slack would pair.
 func FuzzMrkdwn(f *testing.F) {
 	addGoldenSeeds(f, "mrkdwn", 100, 500)
 	f.Fuzz(func(t *testing.T, md string, n int) {
@@ -18,6 +19,10 @@ func FuzzMrkdwn(f *testing.F) {
 			t.Fatalf("%s in %q", err, clip(out))
 		}
 		checkRenderedSplit(t, md, out, 100+abs(n)%5000)
+		literal := Mrkdwn(escapeMarkdown(md), testMentions)
+		if pair := slackPair(literal); pair != "" {
+			t.Fatalf("escaped text gave %q, which Slack would format, in %q", pair, clip(literal))
+		}
 	})
 }
 

@@ -2,7 +2,6 @@ package render
 
 import (
 	"strings"
-	"unicode/utf8"
 
 	extast "github.com/yuin/goldmark/extension/ast"
 )
@@ -21,8 +20,8 @@ func (w *mdWalker) table(t *extast.Table) []outLine {
 	return w.d.codeBlock("", tableGrid(rows, t.Alignments))
 }
 
-// tableGrid lays rows out in columns padded to equal width (in runes); the first row is the
-// header and is underlined with dashes.
+// tableGrid lays rows out in columns padded to equal width (in monospace columns, see
+// textWidth); the first row is the header and is underlined with dashes.
 func tableGrid(rows [][]string, aligns []extast.Alignment) string {
 	var widths []int
 	for _, r := range rows {
@@ -30,7 +29,7 @@ func tableGrid(rows [][]string, aligns []extast.Alignment) string {
 			if i == len(widths) {
 				widths = append(widths, 0)
 			}
-			widths[i] = max(widths[i], utf8.RuneCountInString(c))
+			widths[i] = max(widths[i], textWidth(c))
 		}
 	}
 	var b strings.Builder
@@ -63,7 +62,7 @@ func tableGrid(rows [][]string, aligns []extast.Alignment) string {
 }
 
 func padCell(s string, width int, align extast.Alignment) string {
-	gap := width - utf8.RuneCountInString(s)
+	gap := width - textWidth(s)
 	switch align {
 	case extast.AlignRight:
 		return strings.Repeat(" ", gap) + s

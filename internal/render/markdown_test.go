@@ -90,10 +90,10 @@ func TestMentionName(t *testing.T) {
 func TestTableGrid(t *testing.T) {
 	rows := [][]string{{"a", "bb", "c"}, {"日本語", "x", "ccccc"}, {"", "yyyy"}}
 	aligns := []extast.Alignment{extast.AlignNone, extast.AlignRight, extast.AlignCenter}
-	want := "a   |   bb |   c\n" +
-		"------------------\n" +
+	want := "a      |   bb |   c\n" +
+		"---------------------\n" +
 		"日本語 |    x | ccccc\n" +
-		"    | yyyy |"
+		"       | yyyy |"
 	if got := tableGrid(rows, aligns); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}

@@ -23,7 +23,9 @@ type slackDialect struct{}
 // slackEscaper holds no state once built and is safe for concurrent use.
 var slackEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
 
-func (slackDialect) escape(text string) string { return slackEscaper.Replace(text) }
+// escape writes plain text: &, < and > as entities, and word joiners around the markup
+// characters that Slack could pair (see guardMarks).
+func (slackDialect) escape(text string) string { return slackEscaper.Replace(guardMarks(text)) }
 
 func (slackDialect) strong(inner string) string   { return wrapLines(inner, "*") }
 func (slackDialect) emphasis(inner string) string { return wrapLines(inner, "_") }
@@ -37,7 +39,7 @@ func (s slackDialect) code(text string) string {
 	if strings.ContainsRune(text, '`') || strings.TrimSpace(text) == "" {
 		return s.escape(text)
 	}
-	return "`" + s.escape(text) + "`"
+	return "`" + slackEscaper.Replace(text) + "`" // nothing pairs inside code
 }
 
 func (s slackDialect) link(url, text string) string {
@@ -52,8 +54,8 @@ func (slackDialect) heading(_ int, inner string) string {
 	return wrapLines(strings.ReplaceAll(inner, "\n", " "), "*")
 }
 
-func (s slackDialect) codeBlock(_, code string) []outLine {
-	body := strings.Split(breakFences(s.escape(code)), "\n")
+func (slackDialect) codeBlock(_, code string) []outLine {
+	body := strings.Split(breakFences(slackEscaper.Replace(code)), "\n") // nothing pairs inside code
 	lines := make([]outLine, 0, len(body)+2)
 	lines = append(lines, outLine{text: "```", verbatim: true})
 	for _, b := range body {

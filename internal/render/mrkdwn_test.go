@@ -59,7 +59,7 @@ func TestMrkdwn(t *testing.T) {
 		{"amp entity", "AT&amp;T and AT&T", "AT&amp;T and AT&amp;T"},
 		{"lt entity", "&lt;b&gt;", "&lt;b&gt;"},
 		{"other entities", "&copy; &#x1F600; &#65;", "© 😀 A"},
-		{"escapes", `\*not bold\* \<x\>`, "*not bold* &lt;x&gt;"},
+		{"escapes", `\*not bold\* \<x\>`, "\u2060*not bold*\u2060 &lt;x&gt;"},
 		{"inline html", "a <b>b</b> c", "a &lt;b&gt;b&lt;/b&gt; c"},
 		{"soft break", "one\ntwo", "one\ntwo"},
 		{"hard break", "one  \ntwo\\\nthree", "one\ntwo\nthree"},
