@@ -194,6 +194,11 @@ func TestWebBrowserChat(t *testing.T) {
 	p.until("the stop button", `!document.querySelector("#stop").hidden`)
 	p.do("pressing stop", chromedp.Click(chromedp.ID("stop")))
 	p.until("the run to stop", `[...document.querySelectorAll(".run .outcome.stopped")].some(e => e.textContent === "Stopped.")`)
+	p.until("mom's note and the person's stop", `[...document.querySelectorAll("#log .notice")].some(n => n.textContent === "Stopping…") &&
+		[...document.querySelectorAll("#log .msg .body")].some(b => b.textContent === "stop")`)
+	p.inOrder("the person's stop, then mom's Stopping…",
+		`[...document.querySelectorAll("#log .msg .body")].find(b => b.textContent === "stop")`,
+		`[...document.querySelectorAll("#log .notice")].find(n => n.textContent === "Stopping…")`)
 	p.until("the stop button to go", `document.querySelector("#stop").hidden`)
 
 	// Upload a file; its path reaches the model.

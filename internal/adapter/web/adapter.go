@@ -56,6 +56,7 @@ type Adapter struct {
 	log   *slog.Logger
 	token string
 	live  *live
+	notes *notes
 	seq   atomic.Int64
 
 	mu     sync.Mutex
@@ -64,6 +65,7 @@ type Adapter struct {
 	in     chat.Inbox
 	users  map[string]chat.User
 	served chan struct{} // closed when the server has stopped
+	evw    *eventsWatch  // nil when the events directory cannot be watched
 }
 
 // New returns a web chat that is not listening yet; Start opens it.
@@ -75,7 +77,8 @@ func New(opts Options) *Adapter {
 	if opts.Announce == nil {
 		opts.Announce = io.Discard
 	}
-	return &Adapter{opts: opts, log: log.With("adapter", opts.Name), live: newLive(), users: make(map[string]chat.User)}
+	l := newLive()
+	return &Adapter{opts: opts, log: log.With("adapter", opts.Name), live: l, notes: newNotes(l), users: make(map[string]chat.User)}
 }
 
 // Name is the adapter's key in config.json.
@@ -133,8 +136,12 @@ func (a *Adapter) Start(ctx context.Context, in chat.Inbox) error {
 		ReadHeaderTimeout: 10 * time.Second,
 		ErrorLog:          slog.NewLogLogger(a.log.Handler(), slog.LevelDebug),
 	}
+	evw, err := a.watchEvents()
+	if err != nil {
+		a.log.Warn("the side bar shows changes to the events only when reloaded", "err", err)
+	}
 	a.mu.Lock()
-	a.token, a.srv, a.addr, a.in, a.served = token, srv, ln.Addr(), in, make(chan struct{})
+	a.token, a.srv, a.addr, a.in, a.served, a.evw = token, srv, ln.Addr(), in, make(chan struct{}), evw
 	served := a.served
 	a.mu.Unlock()
 	go func() {
@@ -191,11 +198,14 @@ func (a *Adapter) Connected() bool {
 // Stop closes the browsers' connections and the server, and waits for its handlers.
 func (a *Adapter) Stop(ctx context.Context) error {
 	a.mu.Lock()
-	srv, served := a.srv, a.served
-	a.srv = nil
+	srv, served, evw := a.srv, a.served, a.evw
+	a.srv, a.evw = nil, nil
 	a.mu.Unlock()
 	if srv == nil {
 		return nil
+	}
+	if evw != nil {
+		evw.stop()
 	}
 	a.live.close()
 	err := srv.Shutdown(ctx)

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -167,7 +168,7 @@ func (a *Adapter) send(w http.ResponseWriter, r *http.Request) {
 	}
 	if err == nil {
 		a.remember(m.Sender)
-		if err = a.inbox().Receive(r.Context(), a.opts.Name, m); err != nil {
+		if err = a.receive(r.Context(), m); err != nil {
 			status, err = http.StatusServiceUnavailable, fmt.Errorf("mom could not take the message: %w", err)
 		}
 	}
@@ -176,8 +177,21 @@ func (a *Adapter) send(w http.ResponseWriter, r *http.Request) {
 		writeError(w, status, err.Error())
 		return
 	}
-	a.showMessage(m) // unless the run it started has shown it already
 	writeJSON(w, http.StatusOK, m)
+}
+
+// receive hands a person's message to the hub and shows it to the browsers once it is
+// logged (unless the run it started has shown it already). mom's notes in answer to it, which
+// the hub may post before Receive returns, follow it.
+func (a *Adapter) receive(ctx context.Context, m chat.Message) error {
+	a.notes.hold(m.ChannelID)
+	err := a.inbox().Receive(ctx, a.opts.Name, m)
+	var show func()
+	if err == nil {
+		show = func() { a.showMessage(m) }
+	}
+	a.notes.release(m.ChannelID, show)
+	return err
 }
 
 // readParts reads the form's parts into m, saving files as they stream in.
@@ -264,11 +278,10 @@ func (a *Adapter) stop(w http.ResponseWriter, r *http.Request) {
 	now := time.Now()
 	m := chat.Message{ID: a.nextID(now), ChannelID: ch.ID(), TS: now, Sender: u, Text: "stop", IsMention: true}
 	a.remember(u)
-	if err := a.inbox().Receive(r.Context(), a.opts.Name, m); err != nil {
+	if err := a.receive(r.Context(), m); err != nil {
 		writeError(w, http.StatusServiceUnavailable, "mom could not take the stop: "+err.Error())
 		return
 	}
-	a.showMessage(m)
 	writeJSON(w, http.StatusOK, m)
 }
 

@@ -31,7 +31,7 @@ type eventInfo struct {
 // events answers GET /api/events: every file in workspace/events with its next fire times,
 // or why it is not a valid event, as `mom events` prints them.
 func (a *Adapter) events(w http.ResponseWriter, r *http.Request) {
-	dir := filepath.Join(a.opts.Store.Workspace(), "events")
+	dir := a.eventsDir()
 	entries, err := os.ReadDir(dir)
 	if err != nil && !os.IsNotExist(err) {
 		writeError(w, http.StatusInternalServerError, "could not list the events: "+err.Error())
@@ -46,7 +46,32 @@ func (a *Adapter) events(w http.ResponseWriter, r *http.Request) {
 		}
 		list = append(list, a.describe(dir, name, now))
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"events": list})
+	writeJSON(w, http.StatusOK, map[string]any{"events": append(list, setAside(dir)...)})
+}
+
+// eventsDir is workspace/events.
+func (a *Adapter) eventsDir() string { return filepath.Join(a.opts.Store.Workspace(), "events") }
+
+// setAside lists the files mom moved into .invalid/ because they are not valid events, each
+// with the reason from the note beside it, so a mistake stays visible after it is moved.
+func setAside(dir string) []eventInfo {
+	entries, _ := os.ReadDir(filepath.Join(dir, events.InvalidDir)) // none set aside yet
+	var list []eventInfo
+	for _, de := range entries {
+		name := de.Name()
+		if !strings.HasSuffix(name, ".json") || !de.Type().IsRegular() {
+			continue
+		}
+		reason := "(no note says why)"
+		// The note's first line says when the file was moved; the reason follows.
+		if note, err := os.ReadFile(filepath.Join(dir, events.InvalidDir, name+".error.txt")); err == nil {
+			if _, rest, ok := strings.Cut(strings.TrimSpace(string(note)), "\n"); ok && strings.TrimSpace(rest) != "" {
+				reason = strings.TrimSpace(rest)
+			}
+		}
+		list = append(list, eventInfo{File: events.InvalidDir + "/" + name, Next: []string{}, Error: "set aside: " + reason})
+	}
+	return list
 }
 
 // describe reads and describes one event file.

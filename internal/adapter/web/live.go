@@ -31,6 +31,7 @@ const (
 //
 //	hello                                             replay done: load the history
 //	channel       channel                             a channel was created
+//	events                                            workspace/events changed: reload the list
 //	message       channel, message                    a message in log.jsonl (a person's, or mom's file)
 //	notice        channel, id, text                   a short note from mom (busy, stopping, …)
 //	notice_edit   channel, id, text                   the note's new text

@@ -1,7 +1,9 @@
 package web
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"slices"
 	"strings"
 	"unicode"
@@ -70,6 +72,9 @@ func withoutMention(text, bot string) string {
 func (a *Adapter) channelIDs() ([]string, error) {
 	ids := []string{DefaultChannel}
 	refs, err := a.opts.Store.Channels()
+	if errors.Is(err, fs.ErrNotExist) {
+		err = nil // no channel has a directory yet
+	}
 	for _, r := range refs {
 		if r.Adapter == a.opts.Name && checkChannelName(r.ID) == nil && r.ID != DefaultChannel {
 			ids = append(ids, r.ID)

@@ -132,22 +132,23 @@ func cut(s string) string {
 	return s[:n] + fmt.Sprintf("\n… (%d more bytes)", len(s)-n)
 }
 
-// Post shows a short note from mom (busy, stopping, …) to the browsers in the channel.
+// Post shows a short note from mom (busy, stopping, …) to the browsers in the channel, after
+// the message it answers (see notes).
 func (a *Adapter) Post(ctx context.Context, channelID string, out chat.Outgoing) (string, error) {
 	id := a.nextID(time.Now())
-	a.live.broadcast(frame{Type: "notice", Channel: channelID, ID: id, Text: out.Text})
+	a.notes.send(frame{Type: "notice", Channel: channelID, ID: id, Text: out.Text})
 	return id, nil
 }
 
 // Update changes a note.
 func (a *Adapter) Update(ctx context.Context, channelID, messageID, text string) error {
-	a.live.broadcast(frame{Type: "notice_edit", Channel: channelID, ID: messageID, Text: text})
+	a.notes.send(frame{Type: "notice_edit", Channel: channelID, ID: messageID, Text: text})
 	return nil
 }
 
 // Delete withdraws a note.
 func (a *Adapter) Delete(ctx context.Context, channelID, messageID string) error {
-	a.live.broadcast(frame{Type: "notice_gone", Channel: channelID, ID: messageID})
+	a.notes.send(frame{Type: "notice_gone", Channel: channelID, ID: messageID})
 	return nil
 }
 

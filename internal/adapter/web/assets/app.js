@@ -8,6 +8,7 @@ const state = {
   channel: localStorage.getItem("mom.channel") || "general",
   ws: null, ready: false, queue: [], shown: new Set(), runs: new Map(),
   notices: new Map(), busy: new Set(), active: new Map(), retry: 0,
+  eventsSeq: 0, eventsTimer: 0,
 };
 
 // ---- HTTP API ----
@@ -225,6 +226,7 @@ function frame(f) {
   if (f.type === "run_start") { setBusy(f.channel, true); state.active.set(f.channel, f.run); }
   if (f.type === "run_end") { setBusy(f.channel, false); state.active.delete(f.channel); }
   if (f.type === "channel") { loadChannels(); return; }
+  if (f.type === "events") { loadEvents(); return; }
   if (f.channel !== state.channel) return;
   if (f.type === "message") renderMessage(f.message);
   else if (f.type.startsWith("notice")) notice(f);
@@ -242,7 +244,7 @@ function connect() {
   ws.onmessage = (ev) => {
     if (ws !== state.ws) return; // a socket being replaced
     const f = JSON.parse(ev.data);
-    if (f.type === "hello") { loadHistory(ws); return; }
+    if (f.type === "hello") { loadHistory(ws); loadEvents(); return; } // changes while away
     if (state.ready) frame(f); else state.queue.push(f);
   };
   ws.onclose = () => {
@@ -323,10 +325,17 @@ function openChannel(id) {
 
 // ---- events ----
 
+// loadEvents lists workspace/events in the side bar. The server sends an "events" frame when
+// a file there changes (added, edited, fired, deleted, set aside); a periodic event's next
+// time passing changes no file, so the list also reloads itself just after the soonest time
+// it shows.
 async function loadEvents() {
+  const seq = ++state.eventsSeq;
   const ul = $("#events");
   try {
     const data = await api("GET", "/api/events");
+    if (seq !== state.eventsSeq) return; // a newer load is on its way
+    reloadEventsAfter(data.events);
     ul.replaceChildren();
     if (!data.events.length) ul.append(el("li", "empty", "none: mom schedules them in workspace/events"));
     for (const ev of data.events) {
@@ -340,8 +349,20 @@ async function loadEvents() {
       ul.append(li);
     }
   } catch (e) {
-    ul.replaceChildren(el("li", "bad", e.message));
+    if (seq === state.eventsSeq) ul.replaceChildren(el("li", "bad", e.message));
   }
+}
+
+// reloadEventsAfter reloads the list a moment after the soonest fire time it shows (at least
+// 2 s on, so a browser whose clock runs ahead of mom's does not ask in a loop), and at least
+// hourly.
+function reloadEventsAfter(events) {
+  clearTimeout(state.eventsTimer);
+  let soonest = Infinity;
+  for (const ev of events) if (ev.next.length) soonest = Math.min(soonest, Date.parse(ev.next[0]));
+  if (soonest === Infinity) return;
+  const wait = Math.min(Math.max(soonest - Date.now() + 1000, 2000), 3600000);
+  state.eventsTimer = setTimeout(loadEvents, wait);
 }
 
 // ---- composing ----
@@ -446,7 +467,6 @@ function start() {
   $("#who").textContent = state.name || "(no name yet)";
   loadChannels().then(() => openChannel(state.channel)).catch((e) => showError("#send-error", e.message));
   loadEvents();
-  setInterval(loadEvents, 60000);
   if (!state.name) askName();
 }
 

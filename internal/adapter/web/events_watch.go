@@ -1,0 +1,81 @@
+package web
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+
+	"github.com/mom-agent/mom/internal/events"
+)
+
+// eventsSettle is how long workspace/events must be quiet before the browsers are told it
+// changed: the events watcher's debounce, so a file written in pieces, or a burst of files,
+// is one reload of the side bar.
+const eventsSettle = 100 * time.Millisecond
+
+// eventsWatch tells every browser when workspace/events changes (a file added, edited,
+// deleted, fired and removed, or set aside as invalid), with an "events" frame; the page then
+// reloads the list. A periodic event's next time passing changes no file: the page reloads
+// the list then by itself.
+type eventsWatch struct {
+	fsw  *fsnotify.Watcher
+	done chan struct{}
+}
+
+// watchEvents starts watching workspace/events and the folder of invalid files in it.
+func (a *Adapter) watchEvents() (*eventsWatch, error) {
+	dir := a.eventsDir()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("the events directory: %w", err)
+	}
+	fsw, err := fsnotify.NewWatcher()
+	if err != nil {
+		return nil, fmt.Errorf("watching the events directory: %w", err)
+	}
+	if err := fsw.Add(dir); err != nil {
+		fsw.Close()
+		return nil, fmt.Errorf("watching %s: %w", dir, err)
+	}
+	invalid := filepath.Join(dir, events.InvalidDir)
+	_ = fsw.Add(invalid) // absent until the first invalid file; added when it appears
+	w := &eventsWatch{fsw: fsw, done: make(chan struct{})}
+	go a.announceEvents(w, invalid)
+	return w, nil
+}
+
+// announceEvents sends an "events" frame once the directory has settled after changes.
+func (a *Adapter) announceEvents(w *eventsWatch, invalid string) {
+	defer close(w.done)
+	// Armed (and re-armed) by each change; it fires once the directory has been quiet.
+	settled := time.AfterFunc(time.Hour, func() { a.live.broadcast(frame{Type: "events"}) })
+	settled.Stop()
+	defer settled.Stop()
+	for {
+		select {
+		case ev, ok := <-w.fsw.Events:
+			if !ok {
+				return
+			}
+			if ev.Name == invalid && ev.Has(fsnotify.Create) {
+				if err := w.fsw.Add(invalid); err != nil {
+					a.log.Warn("could not watch the invalid events", "dir", invalid, "err", err)
+				}
+			}
+			settled.Reset(eventsSettle)
+		case err, ok := <-w.fsw.Errors:
+			if !ok {
+				return
+			}
+			a.log.Warn("watching the events directory", "err", err)
+		}
+	}
+}
+
+// stop stops watching and waits for the watch to end.
+func (w *eventsWatch) stop() {
+	w.fsw.Close()
+	<-w.done
+}
