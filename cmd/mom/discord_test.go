@@ -123,6 +123,125 @@ func TestDiscordBotsAndRepliesToMom(t *testing.T) {
 	}
 }
 
+// TestDiscordReplyWithoutPingStartsARun: a person may switch a reply's ping off, and Discord
+// then leaves mom out of the message's mentions; a reply to mom still addresses mom, a reply
+// to someone else does not.
+func TestDiscordReplyWithoutPingStartsARun(t *testing.T) {
+	dw := newDiscordWorld(t, "")
+	dw.llm.Enqueue(fakellm.Text("first answer"))
+	dw.llm.Enqueue(fakellm.Text("answer to the quiet reply"))
+	dw.run()
+	dw.d.Say(dGeneral, dAda, "<@"+dBot+"> what's the plan?")
+	answer := dw.botSays(dGeneral, "first answer")
+	dw.p.waitForErr("run finished")
+	plan := dw.d.Say(dGeneral, dBea, "we ship on friday")
+	dw.d.Say(dGeneral, dAda, "agreed", fakediscord.InReplyTo(plan), fakediscord.NoPing())
+	dw.d.Say(dGeneral, dBea, "and the tests?", fakediscord.InReplyTo(answer.ID), fakediscord.NoPing())
+	reply := dw.botSays(dGeneral, "answer to the quiet reply")
+	if prompt := dw.waitRequests(2)[1].LastUserText(); !strings.Contains(prompt, "and the tests?") {
+		t.Errorf("the model saw %q; want the reply", prompt)
+	}
+	dw.stop()
+	if n := len(dw.llm.Requests()); n != 2 {
+		t.Errorf("%d model requests; want the mention and the reply to mom", n)
+	}
+	mention := map[string]any{}
+	for _, l := range jsonLines(t, filepath.Join(dw.channelDir("guild", dGeneral), "log.jsonl")) {
+		mention[l["text"].(string)] = l["isMention"]
+	}
+	if mention["agreed"] == true || mention["and the tests?"] != true {
+		t.Errorf("isMention in log.jsonl = %v; want the reply to mom alone to address it", mention)
+	}
+	if reply.ID == answer.ID {
+		t.Errorf("the reply was answered by editing the first answer")
+	}
+}
+
+// TestDiscordBotRoleMentionStartsARun: Discord gives an invited bot a managed role named like
+// it, which sits next to the bot in the @ list; mentioning it means mom, and its markup is
+// removed like mom's own mention.
+func TestDiscordBotRoleMentionStartsARun(t *testing.T) {
+	dw := newDiscordWorld(t, "")
+	dw.llm.Enqueue(fakellm.Text("right here"))
+	dw.run()
+	dw.d.Say(dGeneral, dAda, "<@&"+dw.d.BotRoleID()+"> where are you?")
+	dw.botSays(dGeneral, "right here")
+	prompt := dw.waitRequests(1)[0].LastUserText()
+	if !strings.Contains(prompt, "where are you?") || strings.Contains(prompt, dw.d.BotRoleID()) || strings.Contains(prompt, "@role") {
+		t.Errorf("the model saw %q; want the text without the role's mention", prompt)
+	}
+	dw.stop()
+	lines := jsonLines(t, filepath.Join(dw.channelDir("guild", dGeneral), "log.jsonl"))
+	if len(lines) != 2 || lines[0]["isMention"] != true || lines[0]["text"] != "where are you?" {
+		t.Errorf("log.jsonl = %v; want the mention of mom's role as a mention", lines)
+	}
+}
+
+// TestDiscordRoleMentionReadsAsItsName: other roles reach the model as @name, and mentioning
+// one does not start a run.
+func TestDiscordRoleMentionReadsAsItsName(t *testing.T) {
+	dw := newDiscordWorld(t, "")
+	oncall := dw.d.AddRole(fakediscord.Role{Name: "oncall"})
+	dw.llm.Enqueue(fakellm.Text("paging them"))
+	dw.run()
+	dw.d.Say(dGeneral, dBea, "<@&"+oncall+"> the db is down")
+	dw.d.Say(dGeneral, dAda, "<@"+dBot+"> tell <@&"+oncall+"> what you see")
+	dw.botSays(dGeneral, "paging them")
+	prompt := dw.waitRequests(1)[0].LastUserText()
+	for _, want := range []string{"@oncall the db is down", "tell @oncall what you see"} {
+		if !strings.Contains(prompt, want) {
+			t.Errorf("the model saw %q; want %q in it", prompt, want)
+		}
+	}
+	dw.stop()
+	if n := len(dw.llm.Requests()); n != 1 {
+		t.Errorf("%d model requests; a role's mention must not start a run", n)
+	}
+}
+
+// TestDiscordThreadRefusedDetailsFollowTheAnswer: where mom may not create threads (an admin
+// denied it Create Public Threads in the channel, and Discord answers 403 Missing
+// Permissions), the details and the usage line come as replies below the answer, as in DMs.
+func TestDiscordThreadRefusedDetailsFollowTheAnswer(t *testing.T) {
+	dw := newDiscordWorld(t, "")
+	dw.d.SetOwner(dAda)
+	dw.d.SetOverwrites(dGeneral, fakediscord.Overwrite{ID: dw.d.BotRoleID(), Type: fakediscord.OverwriteRole,
+		Deny: fakediscord.PermCreatePublicThreads})
+	dw.llm.Enqueue(fakellm.Calls(fakellm.Call("bash", map[string]any{"label": "Look", "command": "echo looked"})))
+	dw.llm.Enqueue(fakellm.Text("All done."))
+	dw.run()
+	dw.d.Say(dGeneral, dAda, "<@"+dBot+"> look around")
+	answer := dw.botSays(dGeneral, "All done.")
+	dw.botSays(dGeneral, " in, ") // the usage line comes last
+	dw.stop()
+	var shown []fakediscord.Message
+	for _, m := range dw.d.Messages(dGeneral) {
+		if m.Author == dBot {
+			shown = append(shown, m)
+		}
+	}
+	if len(shown) != 3 || shown[0].ID != answer.ID || answer.Thread != "" {
+		t.Fatalf("the bot's messages in #general = %+v; want the answer, its detail and the usage line", shown)
+	}
+	for _, m := range shown[1:] {
+		if m.Reference != answer.ID {
+			t.Errorf("%q replies to %q; want the answer %s", m.Content, m.Reference, answer.ID)
+		}
+	}
+	if !strings.Contains(shown[1].Content, "✓ bash") || !strings.Contains(shown[1].Content, "looked") {
+		t.Errorf("the detail reads %q", shown[1].Content)
+	}
+	refused := 0
+	for _, c := range dw.d.Calls("POST /channels/{id}/messages/{id}/threads") {
+		if c.Status == 403 {
+			refused++
+		}
+	}
+	if refused == 0 {
+		t.Errorf("Discord never refused a thread; the test did not test the fallback")
+	}
+}
+
 func TestDiscordThreadMentionIsAnsweredInTheThread(t *testing.T) {
 	dw := newDiscordWorld(t, "")
 	dw.llm.Enqueue(fakellm.Text("Looking at it."))

@@ -73,10 +73,13 @@ func (a *Adapter) receive(ctx context.Context, in chat.Inbox, m discord.Message)
 		a.dir.addDM(channel, sender)
 	}
 	bot := a.Bot()
-	text, mentioned := a.fromDiscord(m.Content, bot.ID)
+	text, mentioned := a.fromDiscord(m.Content, bot.ID, a.rolesFor(ctx, m)...)
 	for _, u := range m.Mentions {
 		mentioned = mentioned || u.ID.String() == bot.ID
 	}
+	// A reply to mom addresses mom even when its author switched the reply's ping off, which
+	// leaves mom out of Mentions.
+	mentioned = mentioned || repliesTo(m, bot.ID)
 	// Bots never start runs: two bots answering each other would never stop.
 	trigger := !sender.IsBot && (mentioned || dm)
 	cm := chat.Message{
@@ -96,6 +99,36 @@ func (a *Adapter) receive(ctx context.Context, in chat.Inbox, m discord.Message)
 		return nil // nothing anyone could read
 	}
 	return in.Receive(ctx, a.opts.Name, cm)
+}
+
+// repliesTo says whether m is a reply to a message of user: Discord sends the replied-to
+// message along as referenced_message, with or without the reply's ping. A forward also
+// references a message, but is no reply.
+func repliesTo(m discord.Message, user string) bool {
+	ref := m.MessageReference
+	return ref != nil && ref.Type == discord.MessageReferenceTypeDefault &&
+		m.ReferencedMessage != nil && m.ReferencedMessage.Author.ID.String() == user
+}
+
+// rolesFor returns the roles of m's guild when m mentions a role, so that the mentions read
+// as the roles' names and the bot's own role counts as mentioning the bot. Role mentions are
+// rare, so the roles are asked for when one comes, always current, rather than tracked. A
+// failed lookup costs only the names.
+func (a *Adapter) rolesFor(ctx context.Context, m discord.Message) []discord.Role {
+	if m.GuildID == nil || !strings.Contains(m.Content, "<@&") {
+		return nil
+	}
+	var roles []discord.Role
+	err := a.rate.Do(ctx, func() (err error) {
+		roles, err = rest.NewGuilds(a.client).GetRoles(*m.GuildID, rest.WithCtx(ctx))
+		return err
+	})
+	if err != nil {
+		a.log.Warn("could not read the roles of a Discord guild (GET /guilds/{guild}/roles); its role mentions read as @role",
+			"guild", m.GuildID.String(), "err", explain(err))
+		return nil
+	}
+	return roles
 }
 
 // placeOf says where a message is logged: its channel (a thread's parent for a message in a
@@ -132,9 +165,10 @@ func (a *Adapter) placeOf(ctx context.Context, m discord.Message) (channel, thre
 }
 
 // fromDiscord turns Discord's message markup into text for the model: the bot's own mention
-// is removed (and reported), other people's become @username, channel links #name, role
-// mentions @role, custom emoji :name:.
-func (a *Adapter) fromDiscord(text, botID string) (out string, mentioned bool) {
+// is removed (and reported), other people's become @username, channel links #name, custom
+// emoji :name:. Role mentions become @name of the guild's roles, @role for one not among
+// them; a mention of the bot's managed role counts as the bot's own.
+func (a *Adapter) fromDiscord(text, botID string, roles ...discord.Role) (out string, mentioned bool) {
 	var b strings.Builder
 	for {
 		i := strings.IndexByte(text, '<')
@@ -148,7 +182,7 @@ func (a *Adapter) fromDiscord(text, botID string) (out string, mentioned bool) {
 			break
 		}
 		inner := text[i+1 : i+j]
-		repl, self, ok := a.entity(inner, botID)
+		repl, self, ok := a.entity(inner, botID, roles)
 		if !ok {
 			b.WriteString(text[:i+1])
 			text = text[i+1:]
@@ -168,10 +202,11 @@ func (a *Adapter) fromDiscord(text, botID string) (out string, mentioned bool) {
 
 // entity renders the inside of one <…>; self says it mentions the bot, ok false that it is
 // no Discord markup at all (a plain "<" in the text).
-func (a *Adapter) entity(inner, botID string) (text string, self, ok bool) {
+func (a *Adapter) entity(inner, botID string, roles []discord.Role) (text string, self, ok bool) {
 	switch {
 	case strings.HasPrefix(inner, "@&") && isID(inner[2:]):
-		return "@role", false, true
+		text, self = roleMention(inner[2:], botID, roles)
+		return text, self, true
 	case strings.HasPrefix(inner, "@"):
 		id := strings.TrimPrefix(inner[1:], "!")
 		if !isID(id) {
@@ -196,6 +231,22 @@ func (a *Adapter) entity(inner, botID string) (text string, self, ok bool) {
 		}
 	}
 	return "", false, false
+}
+
+// roleMention renders a mention of role id. The role Discord creates for a bot when it is
+// invited (managed, named like the bot, tags.bot_id naming it) sits next to the bot in the @
+// list, and people pick it meaning the bot: it is the bot's mention (self).
+func roleMention(id, botID string, roles []discord.Role) (text string, self bool) {
+	for _, r := range roles {
+		if r.ID.String() != id {
+			continue
+		}
+		if r.Tags != nil && r.Tags.BotID != nil && r.Tags.BotID.String() == botID {
+			return "", true
+		}
+		return "@" + r.Name, false
+	}
+	return "@role", false
 }
 
 func isID(s string) bool {

@@ -6,7 +6,8 @@
 //     Messages (around, before or after, limit 1–100, newest first, without the gateway-only
 //     guild_id and member; 403 Missing Access where the bot cannot view the channel); message
 //     create (JSON, or multipart with payload_json and files[n]), edit and delete; threads from
-//     a message; typing; Get Guild (owner_id, roles), Get Guild Channels (with their
+//     a message (403 Missing Permissions, code 50013, without Create Public Threads in the
+//     channel, computed from owner, roles and overwrites); typing; Get Guild (owner_id, roles), Get Guild Channels (with their
 //     permission_overwrites), Get Guild Roles and Get Guild Member (404 Unknown Member, code
 //     10007, for someone outside the guild). Errors are {"message","code"} bodies with
 //     Discord's HTTP statuses and JSON error codes; every answer carries X-RateLimit-*
@@ -23,9 +24,15 @@
 //   - The CDN: attachment URLs (<URL>/attachments/{channel}/{attachment}/{name}?ex=…&is=…&hm=…)
 //     that serve the file without a token, as Discord's signed CDN links do.
 //
+// Messages are objects as Discord sends them: mentions (<@id>, and a reply's author unless the
+// reply's ping was off), mention_roles (<@&id>), and for a reply type 19, message_reference
+// and the replied-to message as referenced_message (null once deleted). The guild has the
+// managed role Discord creates for an invited bot (BotRoleID: named like the bot, tags.bot_id,
+// the invite's permissions), held by the bot.
+//
 // Tests set up a guild (AddUser, AddChannel, and who may see what: SetOwner, AddRole,
-// SetRoles, SetOverwrites, a User that is NotMember), play people (Say with InReplyTo,
-// WithFile, or Silently for what was said while the bot was offline) and faults (DropSocket,
+// SetRoles, SetOverwrites, a User that is NotMember), play people (Say with InReplyTo and
+// NoPing, WithFile, or Silently for what was said while the bot was offline) and faults (DropSocket,
 // Reconnect, InvalidateSession, RateLimit, HideChannel), and look at what a person would see
 // (Messages, Thread, Uploads, Typing) or what the client sent (Calls, Violations). Every
 // protocol mistake (a wrong token, missing intents, malformed payloads, unknown opcodes, a

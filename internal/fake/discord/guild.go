@@ -26,6 +26,12 @@ const (
 	PermDefaultEveryone = PermCreateInstantInvite | PermAddReactions | PermViewChannel | PermSendMessages |
 		PermEmbedLinks | PermAttachFiles | PermReadMessageHistory | PermChangeNickname |
 		PermCreatePublicThreads | PermSendInThreads
+
+	// PermBotInvite is what mom's invite URL in the README asks for, so what Discord gives the
+	// bot's managed role: View Channels, Send Messages, Send Messages in Threads, Create Public
+	// Threads, Attach Files and Read Message History (309237746688).
+	PermBotInvite = PermViewChannel | PermSendMessages | PermSendInThreads | PermCreatePublicThreads |
+		PermAttachFiles | PermReadMessageHistory
 )
 
 // Permission overwrite targets, as Discord's overwrite types.
@@ -41,6 +47,9 @@ type Role struct {
 	// Permissions are the role's permission bits (Perm…).
 	Permissions int64
 	Position    int
+	// BotID makes the role a bot's managed role (managed, with tags.bot_id): the one Discord
+	// creates for a bot invited with permissions (BotRoleID), which no person can be given.
+	BotID string
 }
 
 // Overwrite allows or denies permissions in one channel to a role (Type OverwriteRole, ID the
@@ -148,12 +157,66 @@ func (s *Server) guildRoute(route string, seg []string) (int, any, *restError) {
 	}
 }
 
-// wireRole is a role object.
+// wireRole is a role object; a bot's managed role carries tags with its bot_id.
 func wireRole(r Role) map[string]any {
-	return map[string]any{"id": r.ID, "name": r.Name, "color": 0,
+	w := map[string]any{"id": r.ID, "name": r.Name, "color": 0,
 		"colors": map[string]any{"primary_color": 0, "secondary_color": nil, "tertiary_color": nil},
 		"hoist":  false, "icon": nil, "unicode_emoji": nil, "position": r.Position,
-		"permissions": strconv.FormatInt(r.Permissions, 10), "managed": false, "mentionable": false, "flags": 0}
+		"permissions": strconv.FormatInt(r.Permissions, 10), "managed": r.BotID != "", "mentionable": false, "flags": 0}
+	if r.BotID != "" {
+		w["tags"] = map[string]any{"bot_id": r.BotID}
+	}
+	return w
+}
+
+// role finds a guild role by id. Call it with s.mu held.
+func (s *Server) role(id string) (Role, bool) {
+	i := slices.IndexFunc(s.roles, func(r Role) bool { return r.ID == id })
+	if i < 0 {
+		return Role{}, false
+	}
+	return s.roles[i], true
+}
+
+// permissions is what a member may do in a guild text channel, computed as Discord documents
+// it: the owner and Administrator may do everything; otherwise @everyone's and their roles'
+// permissions, then the channel's @everyone overwrite, their roles' overwrites together, and
+// their own overwrite, each denying before it allows. Call it with s.mu held.
+func (s *Server) permissions(userID string, ch *channel) int64 {
+	const all = int64(1)<<53 - 1
+	u := s.users[userID]
+	if userID == s.owner {
+		return all
+	}
+	var roles []string
+	if u != nil {
+		roles = u.Roles
+	}
+	var perms int64
+	for _, r := range s.roles {
+		if r.ID == s.cfg.guildID || slices.Contains(roles, r.ID) {
+			perms |= r.Permissions
+		}
+	}
+	if perms&PermAdministrator != 0 {
+		return all
+	}
+	var allow, deny int64
+	for _, o := range ch.Overwrites {
+		switch {
+		case o.Type == OverwriteRole && o.ID == s.cfg.guildID:
+			perms = perms&^o.Deny | o.Allow
+		case o.Type == OverwriteRole && slices.Contains(roles, o.ID):
+			allow, deny = allow|o.Allow, deny|o.Deny
+		}
+	}
+	perms = perms&^deny | allow
+	for _, o := range ch.Overwrites {
+		if o.Type == OverwriteMember && o.ID == userID {
+			perms = perms&^o.Deny | o.Allow
+		}
+	}
+	return perms
 }
 
 // wireRoles is the guild's roles, @everyone first. Call it with s.mu held.

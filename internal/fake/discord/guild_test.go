@@ -70,12 +70,20 @@ func TestGuildPermissionsOnTheWire(t *testing.T) {
 		t.Errorf("another guild = %d %+v; want 404 Unknown Guild", code, e)
 	}
 	var g guildWire
-	if code := getJSON(t, s, "/guilds/"+s.GuildID(), &g); code != 200 || g.OwnerID != ada || len(g.Roles) != 2 {
+	if code := getJSON(t, s, "/guilds/"+s.GuildID(), &g); code != 200 || g.OwnerID != ada || len(g.Roles) != 3 {
 		t.Errorf("guild = %d %+v", code, g)
 	}
 	everyone := g.Roles[0].(map[string]any)
 	if everyone["id"] != s.GuildID() || everyone["permissions"] != "309304872001" {
 		t.Errorf("@everyone = %v; want the guild's id and the default permissions as a string", everyone)
+	}
+	botRole := g.Roles[1].(map[string]any)
+	if tags, _ := botRole["tags"].(map[string]any); botRole["id"] != s.BotRoleID() || botRole["name"] != "mom" ||
+		botRole["managed"] != true || botRole["permissions"] != "309237746688" || tags["bot_id"] != s.BotID() {
+		t.Errorf("the bot's role = %v; want a managed role named after the bot, with tags.bot_id and the invite's permissions", botRole)
+	}
+	if _, tagged := g.Roles[2].(map[string]any)["tags"]; tagged {
+		t.Errorf("staff has tags: %v", g.Roles[2])
 	}
 	var chans []struct {
 		ID         string           `json:"id"`
@@ -93,7 +101,7 @@ func TestGuildPermissionsOnTheWire(t *testing.T) {
 	identify(c, s.Token(), allIntents)
 	var gc guildWire
 	json.Unmarshal(c.dispatch("GUILD_CREATE").D, &gc)
-	if gc.OwnerID != ada || len(gc.Roles) != 2 || len(gc.Channels) != 2 || len(gc.Channels[1].Overwrites) != 2 {
+	if gc.OwnerID != ada || len(gc.Roles) != 3 || len(gc.Channels) != 2 || len(gc.Channels[1].Overwrites) != 2 {
 		t.Errorf("GUILD_CREATE lacks the owner, roles or overwrites: %+v", gc)
 	}
 	if gc.Channels[0].GuildID != nil {
@@ -102,6 +110,9 @@ func TestGuildPermissionsOnTheWire(t *testing.T) {
 	for _, mb := range gc.Members {
 		if mb.User.ID == bea {
 			t.Error("GUILD_CREATE lists bea, who is not in the guild")
+		}
+		if mb.User.ID == s.BotID() && (len(mb.Roles) != 1 || mb.Roles[0] != s.BotRoleID()) {
+			t.Errorf("the bot's member has roles %q; want its managed role", mb.Roles)
 		}
 	}
 	s.SetRoles(ada)

@@ -19,6 +19,10 @@ type createBody struct {
 	MessageReference *struct {
 		MessageID string `json:"message_id"`
 	} `json:"message_reference"`
+	// AllowedMentions, when sent, pings a reply's author only with replied_user true.
+	AllowedMentions *struct {
+		RepliedUser bool `json:"replied_user"`
+	} `json:"allowed_mentions"`
 }
 
 // filePart matches the multipart field names Discord takes for files.
@@ -65,6 +69,7 @@ func (s *Server) createMessage(r *http.Request, cid string, body []byte) (int, a
 			return 0, nil, fieldError("message_reference", "MESSAGE_REFERENCE_UNKNOWN_MESSAGE", "Unknown message")
 		}
 		m.Reference = ref.MessageID
+		m.noPing = p.AllowedMentions != nil && !p.AllowedMentions.RepliedUser
 	}
 	s.post(ch, m)
 	for _, f := range files {
@@ -149,13 +154,19 @@ type SayOption func(*sayOpts)
 
 type sayOpts struct {
 	reference string
+	noPing    bool
 	files     []File
 	silent    bool
 }
 
 // InReplyTo makes the message a reply to another message of the channel (type 19 with a
-// message_reference); the replied-to author is mentioned, as a reply pings by default.
+// message_reference, and the replied-to message as referenced_message); the replied-to
+// author is mentioned, as a reply pings by default, unless NoPing is given too.
 func InReplyTo(messageID string) SayOption { return func(o *sayOpts) { o.reference = messageID } }
+
+// NoPing makes a reply (InReplyTo) one whose author switched its ping off, as the "@ ON/OFF"
+// toggle of Discord's reply bar does: the replied-to author is then not in mentions.
+func NoPing() SayOption { return func(o *sayOpts) { o.noPing = true } }
 
 // WithFile attaches a file, served at a signed CDN URL.
 func WithFile(f File) SayOption { return func(o *sayOpts) { o.files = append(o.files, f) } }
@@ -182,7 +193,8 @@ func (s *Server) Say(channelID, userID, text string, opts ...SayOption) string {
 	if o.reference != "" && ch.find(o.reference) == nil {
 		panic(fmt.Sprintf("fakediscord: no message %s in %s to reply to", o.reference, channelID))
 	}
-	m := &message{Message: Message{Author: userID, Content: text, Reference: o.reference, Files: o.files}}
+	m := &message{Message: Message{Author: userID, Content: text, Reference: o.reference, Files: o.files},
+		noPing: o.noPing && o.reference != ""}
 	if o.silent {
 		s.keep(ch, m)
 	} else {

@@ -272,7 +272,7 @@ func (s *Server) editMessage(cid, mid string, body []byte) (int, any, *restError
 }
 
 func (s *Server) deleteMessage(cid, mid string) (int, any, *restError) {
-	ch, m, rerr := s.botMessage(cid, mid, "delete", &restError{status: http.StatusForbidden, code: 50013, msg: "Missing Permissions"})
+	ch, m, rerr := s.botMessage(cid, mid, "delete", missingPermissions)
 	if rerr != nil {
 		return 0, nil, rerr
 	}
@@ -287,6 +287,11 @@ func (s *Server) deleteMessage(cid, mid string) (int, any, *restError) {
 	return http.StatusNoContent, nil, nil
 }
 
+// missingPermissions is Discord's answer to a request the bot lacks a permission for.
+var missingPermissions = &restError{status: http.StatusForbidden, code: 50013, msg: "Missing Permissions"}
+
+// createThread is POST /channels/{id}/messages/{id}/threads (Start Thread from Message). It
+// needs the bot's Create Public Threads permission in the channel. Call it with s.mu held.
 func (s *Server) createThread(cid, mid string, body []byte) (int, any, *restError) {
 	ch, rerr := s.channelFor(cid)
 	if rerr != nil {
@@ -299,6 +304,10 @@ func (s *Server) createThread(cid, mid string, body []byte) (int, any, *restErro
 	m := ch.find(mid)
 	if m == nil {
 		return 0, nil, &restError{status: http.StatusNotFound, code: 10008, msg: "Unknown Message"}
+	}
+	if s.permissions(s.cfg.botID, ch)&PermCreatePublicThreads == 0 {
+		// Not a violation: a bot learns it may not by asking, as mom does.
+		return 0, nil, missingPermissions
 	}
 	if m.Thread != "" {
 		s.Violate("second thread created from message %s", mid)

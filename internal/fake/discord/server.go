@@ -29,6 +29,7 @@ type Server struct {
 	users    map[string]*User
 	order    []string // user ids in the order they were added
 	roles    []Role   // the guild's roles, @everyone first
+	botRole  string   // the id of the bot's managed role
 	owner    string   // the guild owner's user id
 	channels map[string]*channel
 	chOrder  []string
@@ -60,8 +61,12 @@ func New(opts ...Option) *Server {
 	for _, o := range opts {
 		o(&s.cfg)
 	}
-	s.addUserLocked(User{ID: s.cfg.botID, Username: s.cfg.botName, Bot: true})
-	s.roles = []Role{{ID: s.cfg.guildID, Name: "@everyone", Permissions: PermDefaultEveryone}}
+	// Inviting a bot with permissions makes Discord create a managed role for it, named after
+	// it, which only it holds.
+	s.botRole = s.snowflake()
+	s.addUserLocked(User{ID: s.cfg.botID, Username: s.cfg.botName, Bot: true, Roles: []string{s.botRole}})
+	s.roles = []Role{{ID: s.cfg.guildID, Name: "@everyone", Permissions: PermDefaultEveryone},
+		{ID: s.botRole, Name: s.cfg.botName, Permissions: PermBotInvite, Position: 1, BotID: s.cfg.botID}}
 	s.owner = s.cfg.botID
 	s.ts = httptest.NewServer(http.HandlerFunc(s.serveHTTP))
 	return s
@@ -81,6 +86,10 @@ func (s *Server) Token() string { return s.cfg.token }
 
 // BotID is the bot user's id.
 func (s *Server) BotID() string { return s.cfg.botID }
+
+// BotRoleID is the id of the role Discord made for the bot when it was invited: managed,
+// named after the bot, with tags.bot_id naming it. People mention it by mistake for the bot.
+func (s *Server) BotRoleID() string { return s.botRole }
 
 // GuildID is the id of the one guild the bot is in.
 func (s *Server) GuildID() string { return s.cfg.guildID }

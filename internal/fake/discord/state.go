@@ -87,6 +87,7 @@ type message struct {
 	at      time.Time
 	deleted bool
 	atts    []wireAttachment
+	noPing  bool // a reply that does not mention the replied-to author
 }
 
 // discordEpoch is the first millisecond of 2015, where snowflake timestamps count from.

@@ -1,7 +1,9 @@
 package fakediscord
 
 import (
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -82,11 +84,22 @@ func (s *Server) wireChannel(ch *channel) map[string]any {
 }
 
 // wireMessage is a message object; withContent false withholds what the MESSAGE_CONTENT
-// intent guards. Call it with s.mu held.
+// intent guards. A reply carries the message it replies to as referenced_message (null when
+// that was deleted), itself without its own referenced_message. Call it with s.mu held.
 func (s *Server) wireMessage(ch *channel, m *message, withContent bool) map[string]any {
+	return s.wireMessageAt(ch, m, withContent, true)
+}
+
+func (s *Server) wireMessageAt(ch *channel, m *message, withContent, withReferenced bool) map[string]any {
 	mentions := []any{}
 	for _, id := range s.mentionsOf(ch, m) {
 		mentions = append(mentions, s.wireUser(id))
+	}
+	roles := []any{}
+	for _, id := range markupIDs(m.Content, "@&") {
+		if _, ok := s.role(id); ok && !slices.Contains(roles, any(id)) {
+			roles = append(roles, id)
+		}
 	}
 	var edited any
 	if m.Edits > 0 {
@@ -95,7 +108,7 @@ func (s *Server) wireMessage(ch *channel, m *message, withContent bool) map[stri
 	w := map[string]any{
 		"id": m.ID, "channel_id": ch.ID, "author": s.wireUser(m.Author), "content": m.Content,
 		"timestamp": m.at.UTC().Format("2006-01-02T15:04:05.000000+00:00"), "edited_timestamp": edited,
-		"tts": false, "mention_everyone": false, "mentions": mentions, "mention_roles": []any{},
+		"tts": false, "mention_everyone": false, "mentions": mentions, "mention_roles": roles,
 		"attachments": m.atts, "embeds": []any{}, "pinned": false, "type": 0, "flags": 0,
 		"components": []any{},
 	}
@@ -112,8 +125,11 @@ func (s *Server) wireMessage(ch *channel, m *message, withContent bool) map[stri
 		w["type"] = 19 // REPLY
 		w["message_reference"] = map[string]any{"type": 0, "message_id": m.Reference, "channel_id": ch.ID,
 			"guild_id": w["guild_id"]}
-		if ref := ch.find(m.Reference); ref != nil {
-			w["referenced_message"] = s.wireMessage(ch, ref, withContent)
+		if withReferenced {
+			w["referenced_message"] = nil
+			if ref := ch.find(m.Reference); ref != nil {
+				w["referenced_message"] = s.wireMessageAt(ch, ref, withContent, false)
+			}
 		}
 	}
 	if !withContent {
@@ -125,39 +141,20 @@ func (s *Server) wireMessage(ch *channel, m *message, withContent bool) map[stri
 }
 
 // mentionsOf lists the users a message mentions: <@id> and <@!id> in its content, and the
-// author of the message it replies to (replies ping by default). Call it with s.mu held.
+// author of the message it replies to unless the reply was sent without its ping (replies
+// ping by default; a person can switch that off, a bot's allowed_mentions decides). Call it
+// with s.mu held.
 func (s *Server) mentionsOf(ch *channel, m *message) []string {
 	var ids []string
 	add := func(id string) {
-		for _, x := range ids {
-			if x == id {
-				return
-			}
-		}
-		if s.users[id] != nil {
+		if s.users[id] != nil && !slices.Contains(ids, id) {
 			ids = append(ids, id)
 		}
 	}
-	text := m.Content
-	for {
-		i := indexMention(text)
-		if i < 0 {
-			break
-		}
-		j := i + 2
-		if j < len(text) && text[j] == '!' {
-			j++
-		}
-		k := j
-		for k < len(text) && text[k] >= '0' && text[k] <= '9' {
-			k++
-		}
-		if k < len(text) && text[k] == '>' && k > j {
-			add(text[j:k])
-		}
-		text = text[k:]
+	for _, id := range markupIDs(m.Content, "@!", "@") {
+		add(id)
 	}
-	if m.Reference != "" {
+	if m.Reference != "" && !m.noPing {
 		if ref := ch.find(m.Reference); ref != nil && ref.Author != m.Author {
 			add(ref.Author)
 		}
@@ -165,13 +162,29 @@ func (s *Server) mentionsOf(ch *channel, m *message) []string {
 	return ids
 }
 
-func indexMention(s string) int {
-	for i := 0; i+1 < len(s); i++ {
-		if s[i] == '<' && s[i+1] == '@' {
-			return i
+// markupIDs returns the ids of the markup "<" + prefix + id + ">" in text, in order, for the
+// first of prefixes that fits each: markupIDs(text, "@!", "@") finds user mentions,
+// markupIDs(text, "@&") role mentions.
+func markupIDs(text string, prefixes ...string) []string {
+	var ids []string
+	for {
+		i := strings.IndexByte(text, '<')
+		if i < 0 {
+			return ids
+		}
+		text = text[i+1:]
+		for _, p := range prefixes {
+			rest, ok := strings.CutPrefix(text, p)
+			if !ok {
+				continue
+			}
+			id, _, closed := strings.Cut(rest, ">")
+			if closed && id != "" && strings.Trim(id, "0123456789") == "" {
+				ids = append(ids, id)
+			}
+			break
 		}
 	}
-	return -1
 }
 
 // wireGuild is the GUILD_CREATE payload: the guild object with its text channels, active
