@@ -2,12 +2,19 @@ package main
 
 import (
 	"fmt"
+	"html"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
+	discordadapter "github.com/mom-agent/mom/internal/adapter/discord"
+	slackadapter "github.com/mom-agent/mom/internal/adapter/slack"
+	tgadapter "github.com/mom-agent/mom/internal/adapter/telegram"
 	fakellm "github.com/mom-agent/mom/internal/fake/llm"
+	"github.com/mom-agent/mom/internal/render"
 )
 
 // The conformance suite is one table of behaviours that every chat adapter must show, run
@@ -86,6 +93,8 @@ type feature string
 
 const (
 	featurePeople     feature = "several people talking to the bot"
+	featureChatter    feature = "messages that do not address the bot"
+	featureDMs        feature = "direct messages, and a policy of who may send them"
 	featureFilesIn    feature = "people sending files"
 	featureConnection feature = "a connection that can drop"
 	featureSilent     feature = "taking an answer back"
@@ -104,14 +113,15 @@ func platforms() []conformer {
 		{"slack", newSlackPlatform},
 		{"discord", newDiscordPlatform},
 		{"telegram", newTelegramPlatform},
+		{"web", newWebPlatform},
 	}
 }
 
 // behaviour is one row of the suite.
 type behaviour struct {
 	name string
-	// needs names a feature the row depends on; platforms that lack it skip the row.
-	needs feature
+	// needs names the features the row depends on; a platform that lacks one skips the row.
+	needs []feature
 	run   func(s *suite)
 }
 
@@ -121,8 +131,8 @@ func TestConformance(t *testing.T) {
 			for _, b := range behaviours() {
 				t.Run(b.name, func(t *testing.T) {
 					pf := c.make(t)
-					if b.needs != "" {
-						if why := pf.lacks(b.needs); why != "" {
+					for _, f := range b.needs {
+						if why := pf.lacks(f); why != "" {
 							t.Skip(why)
 						}
 					}
@@ -198,7 +208,7 @@ func behaviours() []behaviour {
 				s.t.Errorf("log.jsonl = %v; want the mention and mom's answer", lines)
 			}
 		}},
-		{name: "ChatterIsLoggedNotRun", needs: featurePeople, run: func(s *suite) {
+		{name: "ChatterIsLoggedNotRun", needs: []feature{featurePeople, featureChatter}, run: func(s *suite) {
 			s.run("")
 			s.pf.say(s.t, said{channel: s.c.group, from: s.c.user, text: "lunch at noon?"})
 			s.llm.Enqueue(fakellm.Text("Noted."))
@@ -210,7 +220,7 @@ func behaviours() []behaviour {
 			s.stop()
 			s.requests(1, "only the mention may run")
 		}},
-		{name: "DMRefusedByPolicyOnceAdminAllowed", needs: featurePeople, run: func(s *suite) {
+		{name: "DMRefusedByPolicyOnceAdminAllowed", needs: []feature{featurePeople, featureDMs}, run: func(s *suite) {
 			s.run(`"dm": "none"`)
 			s.pf.say(s.t, said{channel: s.c.userDM, from: s.c.user, text: "hi mom"})
 			s.botSays(s.c.userDM, "only take direct messages")
@@ -227,7 +237,7 @@ func behaviours() []behaviour {
 				s.t.Errorf("refused DMs must still be logged: %v", lines)
 			}
 		}},
-		{name: "DMAllowedForEveryone", needs: featurePeople, run: func(s *suite) {
+		{name: "DMAllowedForEveryone", needs: []feature{featurePeople, featureDMs}, run: func(s *suite) {
 			s.llm.Enqueue(fakellm.Text("Hello there."))
 			s.run(`"dm": "everyone"`)
 			s.pf.say(s.t, said{channel: s.c.userDM, from: s.c.user, text: "hi mom"})
@@ -260,6 +270,72 @@ func behaviours() []behaviour {
 				s.t.Errorf("the queued run answered %q", got)
 			}
 		}},
+		{name: "BusyRejectAnswersAlreadyWorkingAndKeepsTheMessage", run: func(s *suite) {
+			g := newGate(s.t)
+			s.llm.Enqueue(
+				fakellm.Calls(fakellm.Call("bash", map[string]any{"label": "Work", "command": g.command()})),
+				fakellm.Text("first answer"),
+				fakellm.Text("third answer"),
+			)
+			s.run("") // reject is the default
+			s.mention(s.c.group, s.c.admin, "one")
+			g.waitStarted()
+			s.mention(s.c.group, s.c.admin, "two while busy")
+			s.botSays(s.c.group, "Already working")
+			g.release()
+			s.botSays(s.c.group, "first answer")
+			s.p.waitOutput(s.p.err, "log", "run finished", 1) // else "three" would be turned away too
+			s.mention(s.c.group, s.c.admin, "three")
+			s.botSays(s.c.group, "third answer")
+			s.stop()
+			reqs := s.requests(3, "the turned-away message must not start a run")
+			if strings.Contains(allText(reqs[1]), "two while busy") {
+				s.t.Errorf("the turned-away message reached the run it interrupted:\n%s", allText(reqs[1]))
+			}
+			text := allText(reqs[2])
+			two, three := strings.Index(text, "two while busy"), strings.LastIndex(text, "three")
+			if two < 0 || three < two || strings.Count(text, "two while busy") != 1 {
+				s.t.Errorf("the turned-away message must reach the next run once, before its trigger:\n%s", text)
+			}
+			logged := 0
+			for _, l := range s.log(s.c.group) {
+				if strings.Contains(fmt.Sprint(l["text"]), "two while busy") {
+					logged++
+				}
+			}
+			if logged != 1 {
+				s.t.Errorf("the turned-away message was logged %d times, want once", logged)
+			}
+		}},
+		{name: "BusySteerReachesTheRunAtItsNextStep", run: func(s *suite) {
+			g := newGate(s.t)
+			never := filepath.Join(s.t.TempDir(), "never")
+			s.llm.Enqueue(
+				fakellm.Calls(
+					fakellm.ToolCall{ID: "toolu_gate", Name: "bash", Args: map[string]any{"label": "Work", "command": g.command()}},
+					fakellm.ToolCall{ID: "toolu_skip", Name: "bash", Args: map[string]any{"label": "More work", "command": "touch " + never}},
+				),
+				fakellm.Text("changed course"),
+			)
+			s.run(`"busy": "steer"`)
+			s.mention(s.c.group, s.c.admin, "one")
+			g.waitStarted()
+			s.mention(s.c.group, s.c.admin, "actually, do something else")
+			s.botSays(s.c.group, "Noted")
+			g.release()
+			s.botSays(s.c.group, "changed course")
+			s.stop()
+			reqs := s.requests(2, "steering continues the same run")
+			if res, _ := reqs[1].ToolResult("toolu_skip"); !res.IsError || !strings.Contains(res.Text, "Skipped due to queued user message") {
+				s.t.Errorf("the call after the steering message = %+v; want it skipped", res)
+			}
+			if _, err := os.Stat(never); err == nil {
+				s.t.Error("the skipped command ran")
+			}
+			if got := reqs[1].LastUserText(); !strings.Contains(got, "actually, do something else") {
+				s.t.Errorf("the run's next step read %q; want the steering message", got)
+			}
+		}},
 		{name: "LongAnswerIsSplitWithNothingLost", run: func(s *suite) {
 			answer := longAnswer()
 			s.llm.Enqueue(fakellm.Text(answer))
@@ -269,11 +345,8 @@ func behaviours() []behaviour {
 			s.botSays(s.c.group, lines[len(lines)-1])
 			s.stop()
 			parts := s.pf.shown(s.c.group)
-			all := strings.Join(parts, "\n")
-			for _, line := range lines {
-				if line = strings.TrimSpace(line); line != "" && line != "```" && !strings.Contains(all, line) {
-					s.t.Fatalf("lost %q", line)
-				}
+			if problem := answerShown(parts, answer); problem != "" {
+				s.t.Error(problem)
 			}
 			for i, p := range parts {
 				if max := s.pf.maxText(); max > 0 && len([]rune(p)) > max {
@@ -284,7 +357,7 @@ func behaviours() []behaviour {
 				}
 			}
 		}},
-		{name: "FileInIsSavedAndReachesTheModel", needs: featureFilesIn, run: func(s *suite) {
+		{name: "FileInIsSavedAndReachesTheModel", needs: []feature{featureFilesIn}, run: func(s *suite) {
 			s.run("")
 			s.pf.say(s.t, said{channel: s.c.group, from: s.c.admin, text: "summarize this", mention: true,
 				file: &sentFile{name: "../../etc/passwd report.txt", content: []byte("quarterly numbers")}})
@@ -315,7 +388,7 @@ func behaviours() []behaviour {
 				s.t.Errorf("uploads to %s = %+v; want the one summary", s.c.group, ups)
 			}
 		}},
-		{name: "SilentAnswerLeavesNoTrace", needs: featureSilent, run: func(s *suite) {
+		{name: "SilentAnswerLeavesNoTrace", needs: []feature{featureSilent}, run: func(s *suite) {
 			s.llm.Enqueue(fakellm.Calls(fakellm.Call("bash", map[string]any{"label": "Check", "command": "true"})))
 			s.llm.Enqueue(fakellm.Text("[SILENT]"))
 			s.run("")
@@ -329,7 +402,7 @@ func behaviours() []behaviour {
 				s.t.Errorf("a silent run left %q", shown)
 			}
 		}},
-		{name: "ConnectionDropMidRunLosesAndDoublesNothing", needs: featureConnection, run: func(s *suite) {
+		{name: "ConnectionDropMidRunLosesAndDoublesNothing", needs: []feature{featureConnection}, run: func(s *suite) {
 			hold := make(chan struct{})
 			s.llm.Enqueue(fakellm.Reply{Text: "survived the drop", Hold: hold})
 			s.llm.Enqueue(fakellm.Text("second run"))
@@ -339,16 +412,23 @@ func behaviours() []behaviour {
 			s.mention(s.c.group, s.c.admin, "long one")
 			s.waitRequests(1)
 			s.pf.drop()
+			// Chatter where the platform has it; where every message addresses mom (the web
+			// chat), this message is the second run's trigger.
 			s.pf.say(s.t, said{channel: s.c.group, from: s.c.user, text: "said while the connection was down"})
 			close(hold)
 			s.botSays(s.c.group, "survived the drop")
 			eventually(s.t, "mom to reconnect", s.pf.reconnected)
-			s.mention(s.c.group, s.c.admin, "anything I missed?")
+			if s.pf.lacks(featureChatter) == "" {
+				s.mention(s.c.group, s.c.admin, "anything I missed?")
+			}
 			s.botSays(s.c.group, "second run")
 			s.stop()
 			reqs := s.requests(2, "no run lost or doubled across the drop")
 			if prompt := reqs[1].LastUserText(); !strings.Contains(prompt, "said while the connection was down") {
 				s.t.Errorf("the message sent during the drop was lost:\n%s", prompt)
+			}
+			if n := strings.Count(strings.Join(s.pf.shown(s.c.group), "\n"), "survived the drop"); n != 1 {
+				s.t.Errorf("the answer given across the drop shows %d times, want once:\n%s", n, s.pf.shown(s.c.group))
 			}
 			seen := map[string]int{}
 			for _, l := range s.log(s.c.group) {
@@ -383,3 +463,100 @@ func longAnswer() string {
 // balancedFences reports whether text opens and closes its ``` fences in pairs: the check for
 // platforms whose messages are markdown-like (Slack mrkdwn, Discord).
 func balancedFences(text string) bool { return strings.Count(text, "```")%2 == 0 }
+
+// TestConformanceAnswerCheckCatchesBrokenSplits: the long answer row's check passes the real
+// splits of Slack's, Discord's and Telegram's markup, and fails each of them with a part lost,
+// shown twice or out of order, or a line shown twice inside a part.
+func TestConformanceAnswerCheckCatchesBrokenSplits(t *testing.T) {
+	answer := longAnswer()
+	for name, parts := range map[string][]string{
+		"mrkdwn":   render.Split(render.Mrkdwn(answer, nil), slackadapter.MaxText),
+		"discord":  render.Split(render.Discord(answer, nil), discordadapter.MaxText),
+		"telegram": render.SplitTelegramHTML(render.TelegramHTML(answer, nil), tgadapter.MaxText),
+	} {
+		t.Run(name, func(t *testing.T) {
+			if len(parts) < 4 {
+				t.Fatalf("the answer was split into %d parts; the check needs at least 4", len(parts))
+			}
+			parts[0] += "\n\n_(continued in the thread)_"
+			if problem := answerShown(parts, answer); problem != "" {
+				t.Fatalf("a whole split fails the check: %s", problem)
+			}
+			lines := strings.Split(parts[2], "\n")
+			for broken, shown := range map[string][]string{
+				"a part lost":         slices.Delete(slices.Clone(parts), 2, 3),
+				"the last part lost":  parts[:len(parts)-1],
+				"a part shown twice":  slices.Insert(slices.Clone(parts), 3, parts[2]),
+				"the last part twice": append(slices.Clone(parts), parts[len(parts)-1]),
+				"parts swapped":       append(slices.Clone(parts[:2]), append([]string{parts[3], parts[2]}, parts[4:]...)...),
+				"a line shown twice":  append(slices.Clone(parts[:2]), append([]string{parts[2] + "\n" + lines[len(lines)-1]}, parts[3:]...)...),
+			} {
+				if answerShown(shown, answer) == "" {
+					t.Errorf("the check passes %s", broken)
+				}
+			}
+		})
+	}
+}
+
+// Marks a platform adds to what it shows, which answerShown sees past.
+var (
+	// splitNote ends the first part of an answer that goes on in more messages.
+	splitNote = regexp.MustCompile(`(?m)^[_*]?\(continued (in the thread|below)\)[_*]?$`)
+	// fenceLine opens or closes a code block, or closes and reopens one where a split cuts it.
+	fenceLine = regexp.MustCompile("(?m)^```.*$")
+	// markupTag is Telegram's HTML, as in <pre> and <i>.
+	markupTag = regexp.MustCompile(`</?[a-z][^<>]*>`)
+	// terminalStyle is the terminal's colours.
+	terminalStyle = regexp.MustCompile("\x1b\\[[0-9;]*m")
+)
+
+// visibleWords are the words a reader sees in text as a platform shows it: without markup,
+// entities decoded, without the notes and fence lines a split adds, and with every run of
+// whitespace (which a split may drop or add at a cut) counted as one break.
+func visibleWords(text string) []string {
+	text = terminalStyle.ReplaceAllString(text, "")
+	text = html.UnescapeString(markupTag.ReplaceAllString(text, ""))
+	text = splitNote.ReplaceAllString(text, "")
+	return strings.Fields(fenceLine.ReplaceAllString(text, ""))
+}
+
+// answerShown says what is wrong with how parts (what the platform shows, oldest first) show
+// answer, or "" when they show it whole: from the answer's first words to its last, the
+// visible words of all parts joined in order must be the answer's, so that a part lost,
+// shown twice or out of order fails. What the platform shows before or after the answer
+// (a tool step, the usage line) does not count.
+func answerShown(parts []string, answer string) string {
+	got, want := visibleWords(strings.Join(parts, "\n")), visibleWords(answer)
+	k := min(8, len(want))
+	start, end := -1, -1
+	for i := 0; i+k <= len(got); i++ {
+		if slices.Equal(got[i:i+k], want[:k]) {
+			if start < 0 {
+				start = i
+			}
+		}
+		if slices.Equal(got[i:i+k], want[len(want)-k:]) {
+			end = i + k
+		}
+	}
+	switch {
+	case start < 0:
+		return fmt.Sprintf("the answer's start %q is not shown", strings.Join(want[:k], " "))
+	case end < 0:
+		return fmt.Sprintf("the answer's end %q is not shown", strings.Join(want[len(want)-k:], " "))
+	case end < start+k:
+		return "the answer's end is shown before its start"
+	}
+	got = got[start:end]
+	i := 0
+	for i < len(got) && i < len(want) && got[i] == want[i] {
+		i++
+	}
+	if i == len(got) && i == len(want) {
+		return ""
+	}
+	around := func(w []string) string { return strings.Join(w[max(0, i-6):min(len(w), i+6)], " ") }
+	return fmt.Sprintf("the answer shown (%d words) differs from the answer (%d words) at word %d:\nshown: … %s …\nwant:  … %s …",
+		len(got), len(want), i, around(got), around(want))
+}

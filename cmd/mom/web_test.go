@@ -87,9 +87,19 @@ func (ww *webWorld) stop() {
 // body.
 func (ww *webWorld) request(method, path, token string, body io.Reader, header http.Header) (*http.Response, string) {
 	ww.t.Helper()
-	req, err := http.NewRequest(method, ww.base+strings.TrimPrefix(path, "/"), body)
+	resp, b, err := webCall(ww.base, method, path, token, body, header)
 	if err != nil {
 		ww.t.Fatal(err)
+	}
+	return resp, b
+}
+
+// webCall sends a request to the web chat at base, with the token unless it is "", and
+// returns the answer and its body. Redirects are returned, not followed.
+func webCall(base, method, path, token string, body io.Reader, header http.Header) (*http.Response, string, error) {
+	req, err := http.NewRequest(method, base+strings.TrimPrefix(path, "/"), body)
+	if err != nil {
+		return nil, "", err
 	}
 	for k, v := range header {
 		req.Header[k] = v
@@ -100,16 +110,23 @@ func (ww *webWorld) request(method, path, token string, body io.Reader, header h
 	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	resp, err := client.Do(req)
 	if err != nil {
-		ww.t.Fatal(err)
+		return nil, "", err
 	}
 	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp, string(b)
+	b, err := io.ReadAll(resp.Body)
+	return resp, string(b), err
 }
 
 // post sends a message as the page does: a multipart form with name, text and files.
 func (ww *webWorld) post(channel, name, text string, files map[string]string) (*http.Response, string) {
 	ww.t.Helper()
+	body, header := messageForm(name, text, files)
+	return ww.request("POST", "/api/channels/"+channel+"/messages", ww.token, body, header)
+}
+
+// messageForm is a message as the page sends it: a multipart form with name, text and files,
+// and the header that names its type.
+func messageForm(name, text string, files map[string]string) (io.Reader, http.Header) {
 	var buf bytes.Buffer
 	mw := multipart.NewWriter(&buf)
 	mw.WriteField("name", name)
@@ -119,7 +136,18 @@ func (ww *webWorld) post(channel, name, text string, files map[string]string) (*
 		io.WriteString(fw, content)
 	}
 	mw.Close()
-	return ww.request("POST", "/api/channels/"+channel+"/messages", ww.token, &buf, http.Header{"Content-Type": {mw.FormDataContentType()}})
+	return &buf, http.Header{"Content-Type": {mw.FormDataContentType()}}
+}
+
+// dialWeb opens the web chat's WebSocket at base with the token, as the page does.
+func dialWeb(ctx context.Context, base, token string) (*websocket.Conn, error) {
+	u := "ws" + strings.TrimPrefix(base, "http") + "ws"
+	conn, _, err := websocket.Dial(ctx, u, &websocket.DialOptions{HTTPHeader: http.Header{"Authorization": {"Bearer " + token}}})
+	if err != nil {
+		return nil, err
+	}
+	conn.SetReadLimit(1 << 22)
+	return conn, nil
 }
 
 // liveFrames connects to the WebSocket and returns a function that waits for the next frame
@@ -128,12 +156,10 @@ func (ww *webWorld) liveFrames() func(typ, want string) map[string]any {
 	ww.t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	ww.t.Cleanup(cancel)
-	u := "ws" + strings.TrimPrefix(ww.base, "http") + "ws"
-	conn, _, err := websocket.Dial(ctx, u, &websocket.DialOptions{HTTPHeader: http.Header{"Authorization": {"Bearer " + ww.token}}})
+	conn, err := dialWeb(ctx, ww.base, ww.token)
 	if err != nil {
 		ww.t.Fatalf("WebSocket: %v", err)
 	}
-	conn.SetReadLimit(1 << 20)
 	ww.t.Cleanup(func() { conn.CloseNow() })
 	return func(typ, want string) map[string]any {
 		ww.t.Helper()
