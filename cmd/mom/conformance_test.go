@@ -401,6 +401,9 @@ func behaviours() []behaviour {
 			if shown := s.pf.shown(s.c.group); len(shown) > 0 {
 				s.t.Errorf("a silent run left %q", shown)
 			}
+			if log, _ := os.ReadFile(filepath.Join(s.channelDir("chat", s.c.group), "log.jsonl")); strings.Contains(string(log), "[SILENT]") {
+				s.t.Errorf("the silent answer is in log.jsonl, where a reload or mom download would show it:\n%s", log)
+			}
 		}},
 		{name: "ConnectionDropMidRunLosesAndDoublesNothing", needs: []feature{featureConnection}, run: func(s *suite) {
 			hold := make(chan struct{})

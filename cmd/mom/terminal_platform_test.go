@@ -59,7 +59,7 @@ func (tp *terminalPlatform) reconnected() bool { return true }
 
 func (tp *terminalPlatform) lacks(f feature) string {
 	switch f {
-	case featurePeople:
+	case featurePeople, featureChatter, featureDMs:
 		return "the terminal has one person at the keyboard, who always addresses mom; its access " +
 			"control is covered by TestRefusedDMIsAnsweredOnceAndLogged and TestAdminMayAlwaysDM"
 	case featureFilesIn:

@@ -164,9 +164,6 @@ func (wp *webPlatform) lacks(f feature) string {
 	case featureDMs:
 		return "the web chat has no direct messages and no per-person policy: whoever has the " +
 			"token talks to mom in shared channels (TestWebEveryRouteNeedsTheToken covers the token)"
-	case featureSilent:
-		return "the web chat streams the answer into the page as it is written, and no frame takes a " +
-			"run back, so there is nothing to withdraw"
 	}
 	return ""
 }
@@ -383,6 +380,7 @@ type pageFrame struct {
 	StopReason string        `json:"stopReason"`
 	Error      string        `json:"error"`
 	Usage      string        `json:"usage"`
+	Silent     bool          `json:"silent"`
 	From       *int64        `json:"from"`
 	Message    *chat.Message `json:"message"`
 }
@@ -548,6 +546,11 @@ func (p *webPage) runFrame(f pageFrame) {
 	case "status":
 		r.lines = append(r.lines, f.Text)
 	case "run_end":
+		if f.Silent { // [SILENT]: the page removes the run
+			r.gone = true
+			p.withdrawn++
+			return
+		}
 		switch f.StopReason {
 		case "aborted":
 			r.lines = append(r.lines, "Stopped.")

@@ -157,7 +157,8 @@ func (a *Agent) persist(req Request, sess *session.Session, m llm.Message) error
 	if m.Role != llm.RoleAssistant {
 		return nil
 	}
-	if text := m.Text(); text != "" {
+	// A [SILENT] answer is one people never see: the history leaves it out too.
+	if text := m.Text(); text != "" && !chat.IsSilent(text) {
 		a.logReply(req, text)
 	}
 	return nil

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mom-agent/mom/internal/agent"
+	"github.com/mom-agent/mom/internal/chat"
 	"github.com/mom-agent/mom/internal/config"
 	"github.com/mom-agent/mom/internal/llm"
 )
@@ -137,7 +138,7 @@ func (w *worker) finish(ctx context.Context, end agent.Event) {
 	answer, usedTool := p.answer, p.usedTool
 	p.mu.Unlock()
 
-	if isSilent(answer) && end.StopReason != llm.StopError {
+	if chat.IsSilent(answer) && end.StopReason != llm.StopError {
 		w.silence(ctx)
 		return
 	}
@@ -211,10 +212,4 @@ func (w *worker) silence(ctx context.Context) {
 			p.log.Warn("could not delete the status message", "err", err)
 		}
 	}
-}
-
-// isSilent reports whether the answer asks for no reply at all, as the original mom's
-// [SILENT] convention does (periodic checks that found nothing to say).
-func isSilent(answer string) bool {
-	return strings.HasPrefix(strings.TrimSpace(answer), "[SILENT]")
 }

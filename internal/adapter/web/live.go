@@ -43,7 +43,7 @@ const (
 //	tool_start    channel, run, id, name, text (the label), args
 //	tool_end      channel, run, id, output, isError, ms
 //	status        channel, run, text                  retries and compaction
-//	run_end       channel, run, stopReason, error, usage
+//	run_end       channel, run, stopReason, error, usage, silent (the page removes the run)
 //
 // A connection starts with the frames of the runs in progress (replayed, from their
 // run_start), then hello, then everything live, in order. A page shows the channel's
@@ -75,6 +75,7 @@ type frame struct {
 	Error      string        `json:"error,omitempty"`
 	Usage      string        `json:"usage,omitempty"`
 	From       *int64        `json:"from,omitempty"`
+	Silent     bool          `json:"silent,omitempty"`
 	Message    *chat.Message `json:"message,omitempty"`
 }
 

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mom-agent/mom/internal/agent"
@@ -60,6 +61,7 @@ type reply struct {
 	a       *Adapter
 	channel string
 	run     string
+	answer  strings.Builder // the text of the run's latest answer, to recognize [SILENT]
 }
 
 func (r *reply) send(f frame) {
@@ -75,10 +77,12 @@ func (r *reply) Event(ev agent.Event) {
 		// Also the start of a retry: text since the last message_end belonged to the attempt
 		// that failed, and the retry writes the answer again.
 		if ev.Message == nil || ev.Message.Role == llm.RoleAssistant {
+			r.answer.Reset()
 			r.send(frame{Type: "message_start"})
 		}
 	case agent.EventMessageUpdate:
 		if ev.DeltaKind == "text" && ev.Delta != "" {
+			r.answer.WriteString(ev.Delta)
 			r.send(frame{Type: "text", Text: ev.Delta})
 		}
 	case agent.EventMessageEnd:
@@ -95,7 +99,9 @@ func (r *reply) Event(ev agent.Event) {
 	case agent.EventCompactionStart:
 		r.send(frame{Type: "status", Text: "Compacting context…"})
 	case agent.EventAgentEnd:
-		r.send(frame{Type: "run_end", StopReason: string(ev.StopReason), Error: ev.ErrorMessage, Usage: render.UsageLine(ev)})
+		// A [SILENT] answer takes the whole run back, as the chat platforms delete its messages.
+		silent := ev.StopReason != llm.StopError && chat.IsSilent(r.answer.String())
+		r.send(frame{Type: "run_end", StopReason: string(ev.StopReason), Error: ev.ErrorMessage, Usage: render.UsageLine(ev), Silent: silent})
 	}
 }
 

@@ -191,6 +191,8 @@ function runFrame(f) {
       r.body.append(el("div", "status", f.text));
       break;
     case "run_end":
+      // [SILENT]: the answer asks for no reply, so the run leaves no trace.
+      if (f.silent) { r.box.remove(); state.runs.delete(f.run); break; }
       if (f.stopReason === "aborted") r.body.append(el("div", "outcome stopped", "Stopped."));
       else if (f.stopReason === "error") r.body.append(el("div", "outcome error", `error: ${f.error}`));
       else if (f.stopReason === "length") r.body.append(el("div", "outcome", "(the answer was cut off at the model's output limit)"));
