@@ -10,12 +10,14 @@ import (
 	"github.com/mom-agent/mom/internal/chat"
 )
 
-// Backfill bounds: pages of conversations.history per channel, and messages per page. Slack
-// pages from the newest message back, so a channel that said more than 1,000 things while mom
-// was away keeps the newest 1,000; they are logged oldest first.
+// Backfill bounds: messages per channel, the page size asked for, and a cap on pages for a
+// workspace whose Slack answers with smaller pages than asked (apps outside the Marketplace
+// may get 15 a page). Slack pages from the newest message back, so a channel that said more
+// than 1,000 things while mom was away keeps the newest 1,000; they are logged oldest first.
 const (
-	backfillPages    = 5
+	backfillMax      = 1000
 	backfillPageSize = 200
+	backfillMaxPages = 100
 )
 
 // backfill logs what was said while mom was away in every channel that already has a log,
@@ -55,7 +57,7 @@ func (a *Adapter) backfillChannel(ctx context.Context, in chat.Inbox, channelID 
 	// pages and log them in time order.
 	var msgs []slackgo.Message
 	cursor := ""
-	for range backfillPages {
+	for range backfillMaxPages {
 		var resp *slackgo.GetConversationHistoryResponse
 		err := a.rate.Do(ctx, func() (err error) {
 			resp, err = a.api.GetConversationHistoryContext(ctx, &slackgo.GetConversationHistoryParameters{
@@ -69,9 +71,12 @@ func (a *Adapter) backfillChannel(ctx context.Context, in chat.Inbox, channelID 
 		}
 		msgs = append(msgs, resp.Messages...)
 		cursor = resp.ResponseMetaData.NextCursor
-		if !resp.HasMore || cursor == "" {
+		if len(msgs) >= backfillMax || !resp.HasMore || cursor == "" {
 			break
 		}
+	}
+	if len(msgs) > backfillMax {
+		msgs = msgs[:backfillMax] // the newest, which came first
 	}
 	slices.SortFunc(msgs, func(x, y slackgo.Message) int {
 		tx, _ := parseTS(x.Timestamp)

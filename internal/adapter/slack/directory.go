@@ -202,19 +202,31 @@ func (a *Adapter) directoryEvent(ctx context.Context, data any) {
 		d.rename(e.Channel.ID, e.Channel.Name)
 	case *slackevents.MemberJoinedChannelEvent:
 		if e.User == a.Bot().ID {
-			a.refreshChannel(ctx, e.Channel)
+			a.refreshChannel(ctx, e.Channel, true)
 		}
 	case *slackevents.MemberLeftChannelEvent:
 		if e.User == a.Bot().ID {
-			d.mu.Lock()
-			delete(d.chans, e.Channel)
-			d.mu.Unlock()
+			d.forget(e.Channel)
 		}
 	case *slackevents.ChannelLeftEvent:
-		d.mu.Lock()
-		delete(d.chans, e.Channel)
-		d.mu.Unlock()
+		d.forget(e.Channel)
+	// An archived channel takes no more messages, and start-up leaves it out too.
+	case *slackevents.ChannelArchiveEvent:
+		d.forget(e.Channel)
+	case *slackevents.GroupArchiveEvent:
+		d.forget(e.Channel)
+	case *slackevents.ChannelUnarchiveEvent:
+		a.refreshChannel(ctx, e.Channel, false)
+	case *slackevents.GroupUnarchiveEvent:
+		a.refreshChannel(ctx, e.Channel, false)
 	}
+}
+
+// forget drops a channel the bot can no longer talk in.
+func (d *directory) forget(id string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	delete(d.chans, id)
 }
 
 func (d *directory) set(u chat.User, deleted bool) {
@@ -225,6 +237,13 @@ func (d *directory) set(u chat.User, deleted bool) {
 		return
 	}
 	d.byID[u.ID] = u
+	// A DM is named after the person, so it follows a rename.
+	for id, other := range d.imOf {
+		if c, ok := d.chans[id]; ok && other == u.ID {
+			c.Name = "DM:" + u.Username
+			d.chans[id] = c
+		}
+	}
 }
 
 func (d *directory) rename(id, name string) {
@@ -236,17 +255,20 @@ func (d *directory) rename(id, name string) {
 	}
 }
 
-// refreshChannel learns about a channel the bot was just added to.
-func (a *Adapter) refreshChannel(ctx context.Context, id string) {
+// refreshChannel learns about a channel the bot was just added to (joined) or that was
+// unarchived. Slack announces unarchiving to every app that may see the channel, so such a
+// channel is listed only when the bot is in it.
+func (a *Adapter) refreshChannel(ctx context.Context, id string, joined bool) {
 	c, err := a.api.GetConversationInfoContext(ctx, &slackgo.GetConversationInfoInput{ChannelID: id})
-	if err != nil {
-		a.log.Warn("could not look up a channel the bot joined", "channel", id, "err", err)
-		a.dir.mu.Lock()
-		a.dir.chans[id] = chat.Channel{ID: id, Name: id, Kind: chat.KindChannel}
-		a.dir.mu.Unlock()
-		return
-	}
 	a.dir.mu.Lock()
-	a.dir.addLocked(*c)
-	a.dir.mu.Unlock()
+	defer a.dir.mu.Unlock()
+	switch {
+	case err != nil && joined:
+		a.log.Warn("could not look up a channel the bot joined", "channel", id, "err", err)
+		a.dir.chans[id] = chat.Channel{ID: id, Name: id, Kind: chat.KindChannel}
+	case err != nil:
+		a.log.Warn("could not look up an unarchived channel", "channel", id, "err", err)
+	case joined || c.IsMember:
+		a.dir.addLocked(*c)
+	}
 }

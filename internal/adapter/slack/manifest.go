@@ -27,6 +27,7 @@ var botEvents = []string{
 	"message.channels", "message.groups", "message.im", "message.mpim",
 	"member_joined_channel", "member_left_channel",
 	"channel_rename", "group_rename",
+	"channel_archive", "group_archive", "channel_unarchive", "group_unarchive",
 	"user_change", "team_join",
 }
 

@@ -10,8 +10,9 @@
 //	slack.New(srv.BotToken(), slack.OptionAPIURL(srv.URL()), slack.OptionAppLevelToken(srv.AppToken()))
 //
 // Tests set up a workspace (AddUser, AddChannel), play people (Say, Edit, Delete, JoinBot,
-// RenameChannel, RenameUser, Deliver) and look at what a person would see (Messages, Replies,
-// Uploads) or at what the client sent (Calls, Violations). Events are delivered the way a
+// RenameChannel, RenameUser, JoinTeam, CreateChannel, ArchiveChannel, UnarchiveChannel,
+// Deliver) and look at what a person would see (Messages, Replies, Uploads) or at what the
+// client sent (Calls, Violations). Events are delivered the way a
 // Slack app subscribed to app_mention, message.channels, message.groups, message.im and
 // message.mpim receives them, including the echoes of the bot's own posts, edits and
 // deletions, and the channel_join message when the bot joins. Envelopes that are not acked in
@@ -21,6 +22,8 @@
 // Like a real workspace, users.list also lists the bot user and Slackbot (USLACKBOT, which has
 // is_bot false). Faults: RateLimit, DropSocket, Refresh, Disconnect. Protocol mistakes by the
 // client (wrong or missing tokens, missing required arguments, unknown methods, malformed
-// bodies, bad acks, file downloads without the bot token) are answered as Slack answers them
-// and also collected in Violations, which tests assert is empty.
+// bodies, bad acks, file downloads without the bot token, a call before the Retry-After of a
+// 429 has passed) are answered as Slack answers them and also collected in Violations, which
+// tests assert is empty. So is a client that edits one message more than MaxEditsPerSecond
+// times a second, which Slack would soon rate-limit.
 package fakeslack

@@ -26,7 +26,8 @@ type Server struct {
 	// Recorder gives Wait, WaitFor and Violations: the client's protocol errors are missing
 	// or wrong tokens, missing required arguments, unknown methods, malformed bodies, acks
 	// for unknown or already acked envelopes, malformed socket messages, file downloads
-	// without the bot token.
+	// without the bot token, calls that do not wait out a 429, and edits of one message
+	// faster than MaxEditsPerSecond.
 	*fakeserver.Recorder
 
 	mu     sync.Mutex
@@ -44,7 +45,7 @@ type Server struct {
 	downloads []string
 
 	calls  []Call
-	limits map[string]*rateLimit
+	limits fakeserver.Limits
 
 	tickets     map[string]bool
 	sockets     []*socket // open sockets, oldest first
@@ -67,7 +68,6 @@ func New(opts ...Option) *Server {
 		chans:        map[string]*channel{},
 		files:        map[string]*file{},
 		slots:        map[string]string{},
-		limits:       map[string]*rateLimit{},
 		tickets:      map[string]bool{},
 		deliveries:   map[string]*delivery{},
 		methods:      methodTable(),

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 )
 
 // User is a workspace member.
@@ -105,6 +106,7 @@ type message struct {
 	editedTS    string
 	deleted     bool
 	upload      bool
+	updates     []time.Time // the bot's chat.update calls on it within the last editWindow
 }
 
 type file struct {

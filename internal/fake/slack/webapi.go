@@ -58,17 +58,15 @@ func methodTable() map[string]methodSpec {
 	}
 }
 
-type rateLimit struct {
-	n     int
-	after time.Duration
-}
-
 // RateLimit makes the next n calls of method answer HTTP 429 with Retry-After (whole seconds,
-// rounded up, at least 1) and {"ok":false,"error":"ratelimited"}, as Slack does.
+// rounded up, at least 1) and {"ok":false,"error":"ratelimited"}, as Slack does. A call of
+// the method before the Retry-After of its last 429 has passed is answered 429 again and
+// recorded in Violations.
 func (s *Server) RateLimit(method string, n int, retryAfter time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.limits[method] = &rateLimit{n: n, after: retryAfter}
+	secs := max(1, int(math.Ceil(retryAfter.Seconds())))
+	s.limits.Set(method, n, time.Duration(secs)*time.Second)
 }
 
 func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, method string) {
@@ -121,11 +119,12 @@ func (s *Server) answer(r *http.Request, call *Call, p params) (int, http.Header
 		return http.StatusOK, nil, errBody(&apiError{code: "unknown_method", extra: obj{"req_method": method},
 			violation: "unknown method (fakeslack implements " + strings.Join(s.methodNames(), ", ") + ")"})
 	}
-	if l := s.limits[method]; l != nil && l.n > 0 {
-		l.n--
-		secs := max(1, int(math.Ceil(l.after.Seconds())))
+	if refusal, refused := s.limits.Check(method, call.At); refused {
+		if refusal.Early > 0 {
+			s.Violate("%s: called again %v before the Retry-After of its last 429 had passed", method, refusal.Early.Round(time.Millisecond))
+		}
 		call.Error = "ratelimited"
-		return http.StatusTooManyRequests, http.Header{"Retry-After": {strconv.Itoa(secs)}},
+		return http.StatusTooManyRequests, http.Header{"Retry-After": {strconv.Itoa(int(refusal.Wait / time.Second))}},
 			obj{"ok": false, "error": "ratelimited"}
 	}
 	if p.problem != "" {

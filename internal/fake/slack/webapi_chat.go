@@ -123,6 +123,7 @@ func (s *Server) chatUpdate(q *apiReq) (obj, *apiError) {
 	if e != nil {
 		return nil, e
 	}
+	s.noteEdit(ch, m, s.now())
 	s.edit(ch, m, s.cfg.botUser, text, blocks)
 	return obj{"channel": ch.ID, "ts": m.ts, "text": m.text, "message": s.wire(ch, m)}, nil
 }

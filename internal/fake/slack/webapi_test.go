@@ -316,6 +316,7 @@ func TestRateLimit(t *testing.T) {
 	if !errors.As(err, &rl) || rl.RetryAfter != 2*time.Second {
 		t.Fatalf("error = %v, want a RateLimitedError with RetryAfter 2s", err)
 	}
+	time.Sleep(rl.RetryAfter) // as Slack asked
 	if _, _, err := api.PostMessageContext(ctxT(t), "C1", slack.MsgOptionText("hi", false)); err != nil {
 		t.Fatalf("second call: %v", err)
 	}
@@ -324,6 +325,32 @@ func TestRateLimit(t *testing.T) {
 		t.Errorf("calls = %+v", calls)
 	}
 	noViolations(t, srv)
+}
+
+// TestRateLimitCatchesAnEarlyRetry: a client that calls again before the Retry-After of a 429
+// has passed is refused again, and its mistake is recorded.
+func TestRateLimitCatchesAnEarlyRetry(t *testing.T) {
+	srv := start(t)
+	srv.RateLimit("chat.update", 1, 30*time.Second)
+	api := client(srv)
+	_, ts, err := api.PostMessageContext(ctxT(t), "C1", slack.MsgOptionText("hi", false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		_, _, _, err := api.UpdateMessageContext(ctxT(t), "C1", ts, slack.MsgOptionText("edited", false))
+		var rl *slack.RateLimitedError
+		if !errors.As(err, &rl) || rl.RetryAfter != 30*time.Second {
+			t.Fatalf("call %d: error = %v, want a RateLimitedError with RetryAfter 30s", i+1, err)
+		}
+	}
+	v := srv.Violations()
+	if len(v) != 1 || !strings.Contains(v[0], "chat.update: called again") || !strings.Contains(v[0], "before the Retry-After") {
+		t.Errorf("violations = %q; want the early retry named", v)
+	}
+	if _, _, err := api.PostMessageContext(ctxT(t), "C1", slack.MsgOptionText("other methods are not limited", false)); err != nil {
+		t.Errorf("chat.postMessage: %v", err)
+	}
 }
 
 // apiRes is the part of a Web API answer the raw tests read.
