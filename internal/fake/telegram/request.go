@@ -73,14 +73,17 @@ func (s *Server) serveMethod(w http.ResponseWriter, r *http.Request, name string
 	}
 	var result any
 	var err *apiError
+	after := 0 // the retry_after of a 429
+	if known && perr == nil {
+		after = s.limited(m.name)
+	}
 	switch {
 	case !known:
 		err = &apiError{code: http.StatusNotFound, desc: "Not Found", violation: "call of unknown method " + name}
 	case perr != nil:
 		err = perr
-	case s.limited(m.name):
-		l := s.limits[m.name]
-		err = &apiError{code: http.StatusTooManyRequests, desc: "Too Many Requests: retry after " + strconv.Itoa(l.after), retryAfter: l.after}
+	case after > 0:
+		err = &apiError{code: http.StatusTooManyRequests, desc: "Too Many Requests: retry after " + strconv.Itoa(after), retryAfter: after}
 	case m.handle == nil:
 		s.mu.Unlock()
 		s.getUpdates(w, r, req, &call)
@@ -212,38 +215,26 @@ func (r *request) intParam(name string) (n int64, ok bool, err *apiError) {
 	return n, true, nil
 }
 
-// rateLimit makes calls of a method answer 429.
-type rateLimit struct {
-	n     int
-	after int       // seconds
-	until time.Time // when the last 429 said calls may come again
-}
-
 // RateLimit makes the next n calls of method (e.g. "sendMessage") answer 429 "Too Many
 // Requests: retry after S" with parameters.retry_after S, as Telegram does when a bot posts
 // too fast.
 func (s *Server) RateLimit(method string, n, retryAfterSeconds int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.limits[method] = &rateLimit{n: n, after: max(retryAfterSeconds, 1)}
+	s.limits.Set(method, n, time.Duration(max(retryAfterSeconds, 1))*time.Second)
 }
 
-// limited says whether a call of method is answered 429: one of the next n after RateLimit,
-// or one that came before the retry_after of the last 429 passed, which is also a violation
-// (Telegram keeps refusing a bot that does not wait). s.mu is held.
-func (s *Server) limited(method string) bool {
-	l := s.limits[method]
-	if l == nil {
-		return false
+// limited returns the retry_after (seconds) a call of method is refused with, 0 when it is
+// not: one of the next n after RateLimit, or one that came before the retry_after of the last
+// 429 passed, which is also a violation (Telegram keeps refusing a bot that does not wait).
+// s.mu is held.
+func (s *Server) limited(method string) int {
+	r, refused := s.limits.Check(method, timeNow())
+	if !refused {
+		return 0
 	}
-	now := timeNow()
-	if now.Before(l.until) {
-		s.Violate("%s: called again %v before the retry_after of the last 429 passed", method, l.until.Sub(now).Round(time.Millisecond))
-	} else if l.n == 0 {
-		return false
-	} else {
-		l.n--
+	if r.Early > 0 {
+		s.Violate("%s: called again %v before the retry_after of the last 429 passed", method, r.Early.Round(time.Millisecond))
 	}
-	l.until = now.Add(time.Duration(l.after) * time.Second)
-	return true
+	return int(r.Wait / time.Second)
 }

@@ -31,7 +31,7 @@ type Server struct {
 	files      map[string]*file
 	nextFile   int
 	calls      []Call
-	limits     map[string]*rateLimit
+	limits     fakeserver.Limits
 	rejectHTML int
 
 	updates    []update // not confirmed yet, oldest first
@@ -67,7 +67,6 @@ func New(opts ...Option) *Server {
 		users:      map[int64]*User{},
 		chats:      map[int64]*chat{},
 		files:      map[string]*file{},
-		limits:     map[string]*rateLimit{},
 		delivered:  map[int64]int{},
 		nextUpdate: 300000001,
 	}
