@@ -9,8 +9,6 @@ import (
 
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/chromedp"
-
-	fakellm "github.com/mom-agent/mom/internal/fake/llm"
 )
 
 // shownOnce fails the test unless the chat log shows each of texts exactly once, once the
@@ -114,16 +112,7 @@ func resume(ctx context.Context, e *fetch.EventRequestPaused) {
 func TestWebBrowserReloadMidRun(t *testing.T) {
 	ctx := newBrowser(t)
 	ww := newWebWorld(t, "", "")
-	hold := make(chan struct{})
-	var release sync.Once
-	t.Cleanup(func() { release.Do(func() { close(hold) }) })
-	ww.llm.Enqueue(
-		fakellm.Reply{Text: "Let me look.", ToolCalls: []fakellm.ToolCall{fakellm.Call("bash", map[string]any{"label": "Look", "command": "echo looked"})}},
-		fakellm.Reply{Text: "The answer is 42.", ChunkSize: 100, Hold: hold},
-		fakellm.Text("Still 42."),
-		fakellm.Reply{Text: "Half an answer", StreamError: &fakellm.APIError{Type: "overloaded_error", Message: "Overloaded"}},
-		fakellm.Text("Done."),
-	)
+	release := scriptMidRun(t, ww)
 	ww.run()
 	if resp, body := ww.request("POST", "/api/channels", ww.token, strings.NewReader(`{"name":"ops"}`), nil); resp.StatusCode != 201 {
 		t.Fatalf("creating ops: %d %s", resp.StatusCode, body)
@@ -168,7 +157,7 @@ func TestWebBrowserReloadMidRun(t *testing.T) {
 	gate.arm()
 	p.do("reloading once more", chromedp.Reload())
 	goOn := gate.held()
-	release.Do(func() { close(hold) })
+	release()
 	watch.readUntil("the run's end", func(f wireFrame) bool { return f.Type == "run_end" })
 	goOn()
 	p.shownOnce("the page whose history came after the run", texts...)

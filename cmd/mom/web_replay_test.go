@@ -185,6 +185,24 @@ func once(t *testing.T, who, page string, texts ...string) {
 	}
 }
 
+// scriptMidRun has the fake model answer a first run with a tool step and then an answer
+// held open until release is called (after which a second run is answered "Still 42."), and
+// a third run with an answer that fails mid-stream and its retry, "Done.".
+func scriptMidRun(t *testing.T, ww *webWorld) (release func()) {
+	hold := make(chan struct{})
+	var once sync.Once
+	release = func() { once.Do(func() { close(hold) }) }
+	t.Cleanup(release)
+	ww.llm.Enqueue(
+		fakellm.Reply{Text: "Let me look.", ToolCalls: []fakellm.ToolCall{fakellm.Call("bash", map[string]any{"label": "Look", "command": "echo looked"})}},
+		fakellm.Reply{Text: "The answer is 42.", ChunkSize: 100, Hold: hold},
+		fakellm.Text("Still 42."),
+		fakellm.Reply{Text: "Half an answer", StreamError: &fakellm.APIError{Type: "overloaded_error", Message: "Overloaded"}},
+		fakellm.Text("Done."),
+	)
+	return release
+}
+
 // TestWebReplayAndHistoryShowEachAnswerOnce: a tab that connects in the middle of a run gets
 // the run replayed; mom's first answer of that run is already in log.jsonl, and the run ends
 // (logging the last answer too) before the tab fetches the history. The tab that watched
@@ -193,16 +211,7 @@ func once(t *testing.T, who, page string, texts ...string) {
 // began after its hello, and a tab that saw an answer fail and be retried.
 func TestWebReplayAndHistoryShowEachAnswerOnce(t *testing.T) {
 	ww := newWebWorld(t, "", "")
-	hold := make(chan struct{})
-	var release sync.Once
-	t.Cleanup(func() { release.Do(func() { close(hold) }) })
-	ww.llm.Enqueue(
-		fakellm.Reply{Text: "Let me look.", ToolCalls: []fakellm.ToolCall{fakellm.Call("bash", map[string]any{"label": "Look", "command": "echo looked"})}},
-		fakellm.Reply{Text: "The answer is 42.", ChunkSize: 100, Hold: hold},
-		fakellm.Text("Still 42."),
-		fakellm.Reply{Text: "Half an answer", StreamError: &fakellm.APIError{Type: "overloaded_error", Message: "Overloaded"}},
-		fakellm.Text("Done."),
-	)
+	release := scriptMidRun(t, ww)
 	ww.run()
 	first := ww.openTab()
 	if resp, body := ww.post("general", "Ada", "what is the answer?", nil); resp.StatusCode != 200 {
@@ -211,7 +220,7 @@ func TestWebReplayAndHistoryShowEachAnswerOnce(t *testing.T) {
 	first.readUntil("the last answer streamed", func(f wireFrame) bool { return f.Type == "text" && f.Text == "The answer is 42." })
 
 	middle := ww.openTab() // a reload while the model holds the last answer open
-	release.Do(func() { close(hold) })
+	release()
 	first.readUntil("the run's end", func(f wireFrame) bool { return f.Type == "run_end" })
 	middle.readUntil("the run's end", func(f wireFrame) bool { return f.Type == "run_end" })
 	if middle.frames[0].Type != "run_start" {
