@@ -114,8 +114,8 @@ func New(opts Options) *Adapter {
 		rest.WithUserAgent(userAgent),
 		rest.WithLogger(log.With("lib", "disgo")),
 		// One try: a 429 comes back as an error, and retry waits its retry_after, the same way
-		// for every platform (disgo's limiter still spaces calls by Discord's buckets).
-		rest.WithRateLimiterConfigOpts(rest.WithMaxRetries(1), rest.WithRateLimiterLogger(log.With("lib", "disgo"))),
+		// for every platform; buckets spaces calls by Discord's rate limit headers.
+		rest.WithRateLimiter(newBuckets()),
 	)
 	a := &Adapter{
 		opts: opts, log: log, http: hc, client: client,
