@@ -94,7 +94,6 @@ func (a *app) build(std stdio) error {
 	if err != nil {
 		return err
 	}
-	logSandbox(a.log, a.cfg.Sandbox)
 	m := a.cfg.Model
 	model := llm.Lookup(m.Provider, m.ID)
 	if m.ContextWindow > 0 {

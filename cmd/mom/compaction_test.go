@@ -142,6 +142,9 @@ func TestCompactCommand(t *testing.T) {
 		!strings.Contains(res.stdout, "MANUAL-SUMMARY") {
 		t.Fatalf("mom compact: exit %d\n%s\n%s", res.code, res.stdout, res.stderr)
 	}
+	if strings.Contains(res.stderr, "UNSANDBOXED") {
+		t.Errorf("mom compact runs no command, yet warned about the sandbox:\n%s", res.stderr)
+	}
 	if !bytes.HasPrefix(compactionFile(t, ctxPath), before) {
 		t.Fatal("context.jsonl was rewritten")
 	}

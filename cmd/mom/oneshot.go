@@ -56,6 +56,7 @@ func cmdRun(ctx context.Context, args []string, std stdio) error {
 		return err
 	}
 	defer a.shutdown()
+	logSandbox(log, cfg.Sandbox)
 
 	term := cli.New(cli.Options{
 		Name: adapterName, Channel: channel, In: in, Out: std.out, Progress: std.err,

@@ -83,7 +83,8 @@ func newBwrap(ctx context.Context, sb config.Sandbox, workspace string) (*sandbo
 	return b, nil
 }
 
-// logSandbox says at start-up where commands run. On the host it warns, plainly: nothing
+// logSandbox says at start-up where commands run, for the commands that run any (mom and
+// mom run; not mom compact, which only asks the model). On the host it warns, plainly: nothing
 // stands between the model's commands and this user's files.
 func logSandbox(log *slog.Logger, sb config.Sandbox) {
 	switch sb.Type {

@@ -56,6 +56,7 @@ func cmdServe(ctx context.Context, args []string, std stdio) error {
 		return err
 	}
 	defer a.shutdown()
+	logSandbox(log, cfg.Sandbox)
 
 	var terminal *cli.Adapter
 	var adapters []chat.Adapter
