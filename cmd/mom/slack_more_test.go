@@ -262,3 +262,56 @@ func TestSlackBackfillReadsEveryPageUpToItsBound(t *testing.T) {
 		t.Errorf("%d model requests; missed messages are history, not triggers", n)
 	}
 }
+
+// TestSlackBackfillCatchesUpThreads: replies posted while mom was down, in a thread it had
+// logged before and in a thread under a message that was itself posted while it was down, are
+// logged after the restart once each, in time order among the channel's own messages, with
+// their thread ids, and start no run. A reply also sent to the channel, which Slack lists both
+// in the channel and in the thread, is logged once too.
+func TestSlackBackfillCatchesUpThreads(t *testing.T) {
+	sw := newSlackWorld(t, "")
+	sw.run()
+	parent := sw.slack.Say(general, adaID, "shall we ship on friday?")
+	sw.slack.Say(general, beaID, "I think so", fakeslack.InThread(parent))
+	logPath := filepath.Join(sw.channelDir("acme", general), "log.jsonl")
+	waitForFile(t, logPath)
+	eventually(t, "the thread to be logged", func() bool { return len(jsonLines(t, logPath)) == 2 })
+	sw.stop()
+
+	type line struct{ id, text, thread string }
+	want := []line{{parent, "shall we ship on friday?", ""}, {"", "I think so", parent}}
+	say := func(user, text, thread string, opts ...fakeslack.SayOption) string {
+		opts = append(opts, fakeslack.Silently())
+		if thread != "" {
+			opts = append(opts, fakeslack.InThread(thread))
+		}
+		ts := sw.slack.Say(general, user, text, opts...)
+		want = append(want, line{ts, text, thread})
+		return ts
+	}
+	say(adaID, "what about the tests?", parent)
+	lunch := say(beaID, "lunch anyone?", "")
+	say(adaID, "yes, noodles", lunch)
+	say(beaID, "the tests pass now", parent)
+	say(adaID, "shipping on friday then", parent, fakeslack.AlsoToChannel())
+	say(beaID, "me too", lunch)
+	say(adaID, "see you all monday", "")
+
+	p := sw.run()
+	p.waitOutput(p.err, "log", "caught up on a channel", 1)
+	sw.stop()
+
+	lines := jsonLines(t, logPath)
+	var got []line
+	for _, l := range lines {
+		thread, _ := l["replyTo"].(string)
+		got = append(got, line{l["id"].(string), l["text"].(string), thread})
+	}
+	want[1].id = got[1].id // logged live before the restart
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("log.jsonl after the restart:\n%v\nwant every missed reply once, in time order, with its thread:\n%v", got, want)
+	}
+	if n := len(sw.llm.Requests()); n != 0 {
+		t.Errorf("%d model requests; missed messages are history, not triggers", n)
+	}
+}

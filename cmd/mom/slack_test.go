@@ -153,14 +153,16 @@ func TestSlackDownloadAndManifest(t *testing.T) {
 	sw := newSlackWorld(t, "")
 	root := sw.slack.Say(general, adaID, "first line\nsecond line", fakeslack.Silently())
 	sw.slack.Say(general, beaID, "a reply", fakeslack.InThread(root), fakeslack.Silently())
+	sw.slack.Say(general, adaID, "a reply also sent to the channel", fakeslack.InThread(root), fakeslack.AlsoToChannel(), fakeslack.Silently())
 	res := sw.mom("", "download", sw.dir, "acme/"+general)
 	if res.code != 0 {
 		t.Fatalf("download exited %d: %s", res.code, res.stderr)
 	}
 	lines := strings.Split(strings.TrimRight(res.stdout, "\n"), "\n")
-	if len(lines) != 3 || !strings.HasSuffix(lines[0], "] ada: first line") ||
-		strings.TrimSpace(lines[1]) != "second line" || !strings.HasPrefix(lines[2], "  [") || !strings.HasSuffix(lines[2], "bea: a reply") {
-		t.Errorf("transcript:\n%s", res.stdout)
+	if len(lines) != 4 || !strings.HasSuffix(lines[0], "] ada: first line") ||
+		strings.TrimSpace(lines[1]) != "second line" || !strings.HasPrefix(lines[2], "  [") || !strings.HasSuffix(lines[2], "bea: a reply") ||
+		!strings.HasPrefix(lines[3], "  [") || !strings.HasSuffix(lines[3], "ada: a reply also sent to the channel") {
+		t.Errorf("transcript (each reply once, in its thread):\n%s", res.stdout)
 	}
 
 	res = sw.mom("", "slack-manifest", "--name", "Helper Bot")

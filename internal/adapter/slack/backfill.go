@@ -10,7 +10,8 @@ import (
 	"github.com/mom-agent/mom/internal/chat"
 )
 
-// Backfill bounds: messages per channel, the page size asked for, and a cap on pages for a
+// Backfill bounds for a channel's top-level messages (its threads have their own, see
+// threadMax): messages per channel, the page size asked for, and a cap on pages for a
 // workspace whose Slack answers with smaller pages than asked (apps outside the Marketplace
 // may get 15 a page). Slack pages from the newest message back, so a channel that said more
 // than 1,000 things while mom was away keeps the newest 1,000; they are logged oldest first.
@@ -43,7 +44,9 @@ func (a *Adapter) backfill(ctx context.Context, in chat.Inbox) {
 	}
 }
 
-// backfillChannel fetches and logs the messages after the channel's newest logged one.
+// backfillChannel fetches and logs the messages after the channel's newest logged one: the
+// channel's own and the replies in its threads, which are logged in the channel as the live
+// ones are, all in time order.
 func (a *Adapter) backfillChannel(ctx context.Context, in chat.Inbox, channelID string) (int, error) {
 	ch, err := a.opts.Store.Channel(a.opts.Name, channelID)
 	if err != nil {
@@ -53,35 +56,21 @@ func (a *Adapter) backfillChannel(ctx context.Context, in chat.Inbox, channelID 
 	if err != nil || !ok {
 		return 0, err
 	}
-	// Fetch oldest first: with "oldest" set, Slack pages from the newest down, so collect the
-	// pages and log them in time order.
-	var msgs []slackgo.Message
-	cursor := ""
-	for range backfillMaxPages {
-		var resp *slackgo.GetConversationHistoryResponse
-		err := a.rate.Do(ctx, func() (err error) {
-			resp, err = a.api.GetConversationHistoryContext(ctx, &slackgo.GetConversationHistoryParameters{
-				ChannelID: channelID, Oldest: formatTS(last.TS), Inclusive: false,
-				Limit: backfillPageSize, Cursor: cursor,
-			})
-			return err
-		})
-		if err != nil {
-			return 0, err
-		}
-		msgs = append(msgs, resp.Messages...)
-		cursor = resp.ResponseMetaData.NextCursor
-		if len(msgs) >= backfillMax || !resp.HasMore || cursor == "" {
-			break
-		}
+	msgs, complete, err := a.history(ctx, channelID, last.TS)
+	if err != nil {
+		return 0, err
 	}
-	if len(msgs) > backfillMax {
-		msgs = msgs[:backfillMax] // the newest, which came first
+	// When history kept only the newest part, replies older than its oldest message would
+	// leave a hole before them, so they are left out too.
+	since := last.TS
+	if !complete && len(msgs) > 0 {
+		since = mustTS(msgs[len(msgs)-1].Timestamp)
 	}
+	threads := a.threadsToCatchUp(ch, msgs, since)
+	msgs = append(msgs, a.threadReplies(ctx, channelID, threads, since)...)
+	msgs = slices.DeleteFunc(msgs, firstOfEachTS())
 	slices.SortFunc(msgs, func(x, y slackgo.Message) int {
-		tx, _ := parseTS(x.Timestamp)
-		ty, _ := parseTS(y.Timestamp)
-		return tx.Compare(ty)
+		return mustTS(x.Timestamp).Compare(mustTS(y.Timestamp))
 	})
 	chType := ""
 	if a.dir.isIM(channelID) {
@@ -108,6 +97,51 @@ func (a *Adapter) backfillChannel(ctx context.Context, in chat.Inbox, channelID 
 		}
 	}
 	return n, nil
+}
+
+// history reads the channel's top-level messages after since with conversations.history, the
+// newest backfillMax of them, newest first (with "oldest" set, Slack pages from the newest
+// down). complete says nothing older was left out.
+func (a *Adapter) history(ctx context.Context, channelID string, since time.Time) (msgs []slackgo.Message, complete bool, err error) {
+	cursor := ""
+	for range backfillMaxPages {
+		var resp *slackgo.GetConversationHistoryResponse
+		err := a.rate.Do(ctx, func() (err error) {
+			resp, err = a.api.GetConversationHistoryContext(ctx, &slackgo.GetConversationHistoryParameters{
+				ChannelID: channelID, Oldest: formatTS(since), Inclusive: false,
+				Limit: backfillPageSize, Cursor: cursor,
+			})
+			return err
+		})
+		if err != nil {
+			return nil, false, err
+		}
+		msgs = append(msgs, resp.Messages...)
+		cursor = resp.ResponseMetaData.NextCursor
+		if complete = !resp.HasMore || cursor == ""; complete || len(msgs) >= backfillMax {
+			break
+		}
+	}
+	if len(msgs) > backfillMax {
+		msgs, complete = msgs[:backfillMax], false // the newest, which came first
+	}
+	if !complete {
+		a.log.Warn("more was said while mom was away than it catches up on; the older part is not in the log",
+			"channel", channelID, "caught up", len(msgs))
+	}
+	return msgs, complete, nil
+}
+
+// firstOfEachTS returns a filter for slices.DeleteFunc that drops a message whose ts was seen
+// already: a new thread's parent and a reply also sent to the channel are in both the history
+// and the replies answers.
+func firstOfEachTS() func(slackgo.Message) bool {
+	seen := map[string]bool{}
+	return func(m slackgo.Message) bool {
+		dup := seen[m.Timestamp]
+		seen[m.Timestamp] = true
+		return dup
+	}
 }
 
 // mustTS parses a Slack timestamp, reading an unreadable one as the zero time.

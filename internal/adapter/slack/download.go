@@ -42,6 +42,9 @@ func (a *Adapter) Download(ctx context.Context, channelID string, w, progress io
 	}
 	slices.Reverse(top) // Slack sends newest first
 	for _, m := range top {
+		if m.SubType == "thread_broadcast" {
+			continue // a reply also sent to the channel: it is written in its thread
+		}
 		if err := a.writeMessage(ctx, w, m, ""); err != nil {
 			return err
 		}

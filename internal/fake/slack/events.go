@@ -182,7 +182,7 @@ func (s *Server) announce(ch *channel, m *message) {
 	switch {
 	case ch.Kind == KindIM, m.user == s.cfg.botUser, !mentions(m.text, s.cfg.botUser):
 		return
-	case m.subtype != "" && m.subtype != "file_share" && m.subtype != "bot_message":
+	case m.subtype != "" && m.subtype != "file_share" && m.subtype != "bot_message" && m.subtype != "thread_broadcast":
 		return // channel_join and other notices mention without calling
 	}
 	am := *s.wire(ch, m)

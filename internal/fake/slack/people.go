@@ -10,16 +10,21 @@ import (
 type SayOption func(*sayOpts)
 
 type sayOpts struct {
-	thread string
-	files  []File
-	silent bool
-	botID  string
-	at     time.Time
+	thread    string
+	broadcast bool
+	files     []File
+	silent    bool
+	botID     string
+	at        time.Time
 }
 
 // InThread posts the message as a reply in the thread of threadTS (a parent, or any reply of
 // the thread).
 func InThread(threadTS string) SayOption { return func(o *sayOpts) { o.thread = threadTS } }
+
+// AlsoToChannel makes a reply (InThread) one its author "also sent to the channel": subtype
+// thread_broadcast, shown in conversations.history and Messages as well as in the thread.
+func AlsoToChannel() SayOption { return func(o *sayOpts) { o.broadcast = true } }
 
 // WithFile attaches a file: the message gets subtype file_share and a files[] entry whose
 // url_private and url_private_download the server serves to the bot token.
@@ -63,6 +68,12 @@ func (s *Server) Say(channelID, user, text string, opts ...SayOption) string {
 		if p.isReply() {
 			m.threadTS = p.threadTS
 		}
+	}
+	if o.broadcast {
+		if o.thread == "" || o.botID != "" || len(o.files) > 0 {
+			panic("fakeslack: AlsoToChannel is for a person's text reply InThread")
+		}
+		m.subtype = "thread_broadcast"
 	}
 	switch {
 	case o.botID != "":

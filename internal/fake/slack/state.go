@@ -120,6 +120,10 @@ type file struct {
 
 func (m *message) isReply() bool { return m.threadTS != "" && m.threadTS != m.ts }
 
+// inChannel reports whether the message shows at the top level of the channel: it is not a
+// reply, or it is a reply also sent to the channel.
+func (m *message) inChannel() bool { return !m.isReply() || m.subtype == "thread_broadcast" }
+
 func (c *channel) find(ts string) *message {
 	for _, m := range c.msgs {
 		if m.ts == ts {
@@ -251,14 +255,15 @@ func (s *Server) lookupChannel(ref string) *channel {
 }
 
 // Messages returns the top-level messages of a channel, oldest first, as a person sees them:
-// thread parents with their ReplyCount, without deleted messages and without replies.
+// thread parents with their ReplyCount, without deleted messages and without replies other
+// than those also sent to the channel.
 func (s *Server) Messages(channelID string) []Message {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ch := s.mustChannel(channelID)
 	var out []Message
 	for _, m := range ch.msgs {
-		if !m.deleted && !m.isReply() {
+		if !m.deleted && m.inChannel() {
 			out = append(out, s.export(ch, m))
 		}
 	}

@@ -113,7 +113,8 @@ func readHistoryCursor(q *apiReq) (int64, bool, *apiError) {
 	return us, true, nil
 }
 
-// conversationsHistory returns top-level messages and thread parents, newest first.
+// conversationsHistory returns top-level messages, thread parents and the replies also sent to
+// the channel, newest first.
 func (s *Server) conversationsHistory(q *apiReq) (obj, *apiError) {
 	ch, e := s.readable(q)
 	if e != nil {
@@ -130,7 +131,7 @@ func (s *Server) conversationsHistory(q *apiReq) (obj, *apiError) {
 	var picked []*message
 	for i := len(ch.msgs) - 1; i >= 0; i-- {
 		m := ch.msgs[i]
-		if m.isReply() || m.us < lo || m.us > hi || (hasCur && m.us > cur) {
+		if !m.inChannel() || m.us < lo || m.us > hi || (hasCur && m.us > cur) {
 			continue
 		}
 		if m.deleted && len(ch.replies(m.ts)) == 0 {

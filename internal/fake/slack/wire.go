@@ -34,6 +34,8 @@ type wireMsg struct {
 	DisplayAsBot *bool           `json:"display_as_bot,omitempty"`
 	Edited       *wireEdited     `json:"edited,omitempty"`
 	Inviter      string          `json:"inviter,omitempty"`
+	// Root is the thread's parent, on a reply also sent to the channel (thread_broadcast).
+	Root *wireMsg `json:"root,omitempty"`
 
 	// Thread parents.
 	ReplyCount      int      `json:"reply_count,omitempty"`
@@ -222,6 +224,9 @@ func (s *Server) wire(ch *channel, m *message) *wireMsg {
 		w.ThreadTS = m.threadTS
 		if p := ch.find(m.threadTS); p != nil {
 			w.ParentUserID = p.user
+			if m.subtype == "thread_broadcast" {
+				w.Root = s.wire(ch, p)
+			}
 		}
 		return w
 	}
