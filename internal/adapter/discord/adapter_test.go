@@ -7,13 +7,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/disgoorg/disgo/rest"
 
 	"github.com/mom-agent/mom/internal/chat"
+	"github.com/mom-agent/mom/internal/chat/chattest"
 	"github.com/mom-agent/mom/internal/config"
 	fakediscord "github.com/mom-agent/mom/internal/fake/discord"
 	"github.com/mom-agent/mom/internal/store"
@@ -77,26 +77,7 @@ func TestRetryAfter(t *testing.T) {
 	}
 }
 
-// inbox records what the adapter hands to the hub.
-type inbox struct {
-	mu   sync.Mutex
-	msgs []chat.Message
-}
-
-func (in *inbox) Receive(_ context.Context, _ string, m chat.Message) error {
-	in.mu.Lock()
-	defer in.mu.Unlock()
-	in.msgs = append(in.msgs, m)
-	return nil
-}
-
-func (in *inbox) all() []chat.Message {
-	in.mu.Lock()
-	defer in.mu.Unlock()
-	return append([]chat.Message(nil), in.msgs...)
-}
-
-func startAdapter(t *testing.T) (*Adapter, *fakediscord.Server, *inbox) {
+func startAdapter(t *testing.T) (*Adapter, *fakediscord.Server, *chattest.Inbox) {
 	t.Helper()
 	s, st := newGuild(t)
 	a, in := startOn(t, s, st)
@@ -121,11 +102,11 @@ func newGuild(t *testing.T) (*fakediscord.Server, *store.Store) {
 }
 
 // startOn starts an adapter named "guild" against s, with st for its files and logs.
-func startOn(t *testing.T, s *fakediscord.Server, st *store.Store) (*Adapter, *inbox) {
+func startOn(t *testing.T, s *fakediscord.Server, st *store.Store) (*Adapter, *chattest.Inbox) {
 	t.Helper()
 	a := New(Options{Name: "guild", Store: st, Config: config.DiscordOptions{
 		BotToken: s.Token(), APIURL: s.URL(), ReplyIn: config.ReplyInThread, Verbosity: config.Normal}})
-	in := &inbox{}
+	in := &chattest.Inbox{}
 	if err := a.Start(context.Background(), in); err != nil {
 		t.Fatal(err)
 	}
@@ -152,9 +133,9 @@ func TestAdapterDirectoryAndInbound(t *testing.T) {
 	s.Say(general, bea, "chatter")
 	s.Say(general, ada, "<@"+s.BotID()+"> look", fakediscord.WithFile(fakediscord.File{Name: "a.txt", Content: []byte("data")}))
 	s.Say(adaDM, ada, "psst")
-	eventually(t, "three messages", func() bool { return len(in.all()) == 3 })
+	eventually(t, "three messages", func() bool { return len(in.All()) == 3 })
 	byText := map[string]chat.Message{}
-	for _, m := range in.all() {
+	for _, m := range in.All() {
 		byText[m.Text] = m
 	}
 	if m := byText["chatter"]; m.IsMention || m.IsDM {
@@ -178,18 +159,18 @@ func TestAdapterDirectoryAndInbound(t *testing.T) {
 func TestAdapterResumeDeliversOnce(t *testing.T) {
 	a, s, in := startAdapter(t)
 	s.Say(general, bea, "before")
-	eventually(t, "the first message", func() bool { return len(in.all()) == 1 })
+	eventually(t, "the first message", func() bool { return len(in.All()) == 1 })
 	s.DropSocket()
 	s.Say(general, bea, "during")
 	eventually(t, "a resume", func() bool { return s.Resumes() == 1 && a.Connected() })
 	s.Say(general, bea, "after")
-	eventually(t, "three messages", func() bool { return len(in.all()) == 3 })
+	eventually(t, "three messages", func() bool { return len(in.All()) == 3 })
 	s.Reconnect() // resumes again; the replay must not double anything
 	s.WaitFor(t, "a second resume", func() bool { return s.Resumes() == 2 })
 	s.Say(general, bea, "last")
-	eventually(t, "four messages", func() bool { return len(in.all()) >= 4 })
+	eventually(t, "four messages", func() bool { return len(in.All()) >= 4 })
 	var texts []string
-	for _, m := range in.all() {
+	for _, m := range in.All() {
 		texts = append(texts, m.Text)
 	}
 	if got := strings.Join(texts, ","); got != "before,during,after,last" {

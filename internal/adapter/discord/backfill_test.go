@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mom-agent/mom/internal/chat"
+	"github.com/mom-agent/mom/internal/chat/chattest"
 	fakediscord "github.com/mom-agent/mom/internal/fake/discord"
 	"github.com/mom-agent/mom/internal/store"
 )
@@ -28,9 +29,9 @@ func logged(t *testing.T, st *store.Store, channel string, m chat.Message) {
 }
 
 // texts lists what reached the hub for one channel, in order, with thread replies marked.
-func texts(in *inbox, channel string) string {
+func texts(in *chattest.Inbox, channel string) string {
 	var out []string
-	for _, m := range in.all() {
+	for _, m := range in.All() {
 		if m.ChannelID != channel {
 			continue
 		}
@@ -67,14 +68,14 @@ func TestBackfillLogsWhatWasMissed(t *testing.T) {
 
 	a, in := startOn(t, s, st)
 	s.Say(general, bea, "live")
-	eventually(t, "the missed messages and the live one", func() bool { return len(in.all()) == 5 })
+	eventually(t, "the missed messages and the live one", func() bool { return len(in.All()) == 5 })
 	if got := texts(in, general); got != "the build is red,↳on it,the log,live" {
 		t.Errorf("#general got %s", got)
 	}
 	if got := texts(in, adaDM); got != "are you there?" {
 		t.Errorf("the DM got %s", got)
 	}
-	for _, m := range in.all() {
+	for _, m := range in.All() {
 		switch m.Text {
 		case "on it":
 			if m.ReplyTo != thread {

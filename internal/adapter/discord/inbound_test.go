@@ -23,7 +23,7 @@ func TestRepliesAndRolesAddressTheBot(t *testing.T) {
 	s.Say(general, ada, "reply to bea", fakediscord.InReplyTo(chatter), fakediscord.NoPing())
 	s.Say(general, ada, "<@&"+s.BotRoleID()+"> which role?")
 	s.Say(general, bea, "page <@&"+oncall+"> now")
-	eventually(t, "five messages", func() bool { return len(in.all()) == 5 })
+	eventually(t, "five messages", func() bool { return len(in.All()) == 5 })
 	for i, want := range []struct {
 		text    string
 		mention bool
@@ -31,7 +31,7 @@ func TestRepliesAndRolesAddressTheBot(t *testing.T) {
 		{"chatter", false}, {"quiet reply", true}, {"reply to bea", false},
 		{"which role?", true}, {"page @on call now", false},
 	} {
-		if m := in.all()[i]; m.Text != want.text || m.IsMention != want.mention {
+		if m := in.All()[i]; m.Text != want.text || m.IsMention != want.mention {
 			t.Errorf("message %d = %q (mention %v); want %q (mention %v)", i, m.Text, m.IsMention, want.text, want.mention)
 		}
 	}

@@ -5,34 +5,15 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/mom-agent/mom/internal/chat"
+	"github.com/mom-agent/mom/internal/chat/chattest"
 	"github.com/mom-agent/mom/internal/config"
 	fakeslack "github.com/mom-agent/mom/internal/fake/slack"
 	"github.com/mom-agent/mom/internal/store"
 )
-
-// inbox records what the adapter hands to the hub.
-type inbox struct {
-	mu   sync.Mutex
-	msgs []chat.Message
-}
-
-func (in *inbox) Receive(_ context.Context, _ string, m chat.Message) error {
-	in.mu.Lock()
-	defer in.mu.Unlock()
-	in.msgs = append(in.msgs, m)
-	return nil
-}
-
-func (in *inbox) all() []chat.Message {
-	in.mu.Lock()
-	defer in.mu.Unlock()
-	return append([]chat.Message(nil), in.msgs...)
-}
 
 // TestBackfillFindsThreadsWithOldParents: replies posted while mom was away in threads whose
 // parents are older than its newest logged line are caught up, whether the thread shows
@@ -79,12 +60,12 @@ func TestBackfillFindsThreadsWithOldParents(t *testing.T) {
 
 	a := New(Options{Name: "acme", Store: st, Config: config.SlackOptions{
 		BotToken: s.BotToken(), AppToken: s.AppToken(), APIURL: s.URL()}})
-	in := &inbox{}
+	in := &chattest.Inbox{}
 	if err := a.Start(context.Background(), in); err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(fakeslack.DefaultWait)
-	for len(in.all()) < 4 && time.Now().Before(deadline) {
+	for len(in.All()) < 4 && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	if err := a.Stop(context.Background()); err != nil {
@@ -94,7 +75,7 @@ func TestBackfillFindsThreadsWithOldParents(t *testing.T) {
 		t.Errorf("violations:\n%s", strings.Join(v, "\n"))
 	}
 	var got []string
-	for _, m := range in.all() {
+	for _, m := range in.All() {
 		got = append(got, fmt.Sprintf("%s↳%s", m.Text, m.ReplyTo))
 	}
 	want := []string{"fixed it↳" + followed, "friday it is↳" + broadcasted, "thanks↳" + followed, "noted↳" + broadcasted}

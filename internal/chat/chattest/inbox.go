@@ -1,0 +1,33 @@
+// Package chattest holds test helpers for adapters: what stands in for mom's hub when an
+// adapter is tested on its own against a platform's fake.
+package chattest
+
+import (
+	"context"
+	"sync"
+
+	"github.com/mom-agent/mom/internal/chat"
+)
+
+// Inbox is a chat.Inbox that records the messages an adapter hands to it, in order.
+type Inbox struct {
+	mu   sync.Mutex
+	msgs []chat.Message
+}
+
+var _ chat.Inbox = (*Inbox)(nil)
+
+// Receive records m.
+func (in *Inbox) Receive(_ context.Context, _ string, m chat.Message) error {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	in.msgs = append(in.msgs, m)
+	return nil
+}
+
+// All returns the messages received so far.
+func (in *Inbox) All() []chat.Message {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return append([]chat.Message(nil), in.msgs...)
+}
