@@ -61,7 +61,9 @@ func (m workspaceMap) writeFile(ctx context.Context, path string, r io.Reader, v
 	if err != nil {
 		return err
 	}
-	if err := writeFileAtomic(ctx, p, r); err != nil {
+	rel, _ := within(m.host, p) // confine returns a path in the workspace
+	check := func(f *os.File) error { return m.checkOpened(f, path, v) }
+	if err := m.writeConfined(ctx, rel, r, check); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil

@@ -160,3 +160,40 @@ func TestChannelKey(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteSurvivesASwappedDirectory: a command may swap a directory for a symbolic link
+// after the write tool has checked the path and before it writes. The write then goes
+// through the link as it is at that moment: out of the workspace, or into a channel the run
+// may not see. Neither may happen; the write fails and leaves nothing behind.
+func TestWriteSurvivesASwappedDirectory(t *testing.T) {
+	data, ws := newDataDir(t)
+	m, err := newWorkspaceMap(ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outside := filepath.Join(data, "outside")
+	if err := os.MkdirAll(outside, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	hidden := filepath.Join(ws, "channels", "a", "c2")
+	only := visibility{"channels/a/c1": true}
+	for name, target := range map[string]string{"out": outside, "hidden": hidden} {
+		t.Run(name, func(t *testing.T) {
+			dir := filepath.Join(ws, "channels", "a", "c1", "swapped-"+name)
+			if err := os.Symlink(target, dir); err != nil { // swapped in after the check
+				t.Fatal(err)
+			}
+			rel, _ := within(m.host, filepath.Join(dir, "note.txt"))
+			check := func(f *os.File) error { return m.checkOpened(f, "/workspace/"+rel, only) }
+			if err := m.writeConfined(context.Background(), rel, strings.NewReader("x"), check); err == nil {
+				t.Error("the write went through the swapped-in link")
+			}
+			entries, _ := os.ReadDir(target)
+			for _, e := range entries {
+				if strings.HasPrefix(e.Name(), ".note.txt") || e.Name() == "note.txt" {
+					t.Errorf("the write left %s in %s", e.Name(), target)
+				}
+			}
+		})
+	}
+}
