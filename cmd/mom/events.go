@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -66,7 +65,7 @@ func cmdEvents(args []string, std stdio) error {
 		}
 		fmt.Fprintf(std.out, "%s  INVALID: %v\n", name, err)
 	}
-	shown += listInvalid(std.out, filepath.Join(evDir, events.InvalidDir))
+	shown += listInvalid(std.out, evDir)
 	if shown == 0 {
 		fmt.Fprintf(std.out, "no events in %s\n", evDir)
 	}
@@ -97,25 +96,16 @@ func describeEvent(w io.Writer, ev events.Event, now time.Time, n int) {
 	}
 }
 
-// listInvalid prints the files set aside as invalid, with the first line of their note.
+// listInvalid prints the files set aside as invalid in the events directory dir, with the
+// reason their note gives.
 func listInvalid(w io.Writer, dir string) int {
-	entries, _ := os.ReadDir(dir)
-	n := 0
-	var names []string
-	for _, de := range entries {
-		if strings.HasSuffix(de.Name(), ".json") {
-			names = append(names, de.Name())
+	list := events.ListSetAside(dir)
+	for _, s := range list {
+		reason := s.Reason
+		if reason == "" {
+			reason = "(no note)"
 		}
+		fmt.Fprintf(w, "%s/%s  INVALID (set aside): %s\n", events.InvalidDir, s.File, reason)
 	}
-	slices.Sort(names)
-	for _, name := range names {
-		n++
-		reason := "(no note)"
-		if note, err := os.ReadFile(filepath.Join(dir, name+".error.txt")); err == nil {
-			lines := strings.SplitN(strings.TrimSpace(string(note)), "\n", 2)
-			reason = lines[len(lines)-1]
-		}
-		fmt.Fprintf(w, "%s/%s  INVALID (set aside): %s\n", events.InvalidDir, name, reason)
-	}
-	return n
+	return len(list)
 }

@@ -154,9 +154,8 @@ func (w *Watcher) setAside(name string, reason error) {
 		w.log.Warn("could not create the folder for invalid events", "err", err)
 		return
 	}
-	note := fmt.Sprintf("%s was moved here on %s because it is not a valid event:\n%v\n",
-		name, time.Now().Format(time.RFC3339), reason)
-	if err := os.WriteFile(filepath.Join(dir, name+".error.txt"), []byte(note), 0o644); err != nil {
+	note := invalidNote(name, time.Now(), reason)
+	if err := os.WriteFile(filepath.Join(dir, name+noteSuffix), []byte(note), 0o644); err != nil {
 		w.log.Warn("could not write why an event is invalid", "file", name, "err", err)
 	}
 	if err := os.Rename(filepath.Join(w.opts.Dir, name), filepath.Join(dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {

@@ -172,6 +172,10 @@ func TestInvalidFileIsSetAsideWithItsReason(t *testing.T) {
 	if r.exists("typo.json") || len(r.hub.texts()) != 0 {
 		t.Error("an invalid file stayed or ran")
 	}
+	r.eventually("the note", func() bool { return len(ListSetAside(r.dir)) == 1 && ListSetAside(r.dir)[0].Reason != "" })
+	if got := ListSetAside(r.dir); got[0].File != "typo.json" || !strings.Contains(got[0].Reason, "needs 5 fields") || strings.Contains(got[0].Reason, "was moved here") {
+		t.Errorf("ListSetAside = %+v; want typo.json with the reason alone", got)
+	}
 }
 
 func TestFullQueueDropsTheEventAsIfRun(t *testing.T) {

@@ -55,21 +55,13 @@ func (a *Adapter) eventsDir() string { return filepath.Join(a.opts.Store.Workspa
 // setAside lists the files mom moved into .invalid/ because they are not valid events, each
 // with the reason from the note beside it, so a mistake stays visible after it is moved.
 func setAside(dir string) []eventInfo {
-	entries, _ := os.ReadDir(filepath.Join(dir, events.InvalidDir)) // none set aside yet
 	var list []eventInfo
-	for _, de := range entries {
-		name := de.Name()
-		if !strings.HasSuffix(name, ".json") || !de.Type().IsRegular() {
-			continue
+	for _, s := range events.ListSetAside(dir) {
+		reason := s.Reason
+		if reason == "" {
+			reason = "(no note says why)"
 		}
-		reason := "(no note says why)"
-		// The note's first line says when the file was moved; the reason follows.
-		if note, err := os.ReadFile(filepath.Join(dir, events.InvalidDir, name+".error.txt")); err == nil {
-			if _, rest, ok := strings.Cut(strings.TrimSpace(string(note)), "\n"); ok && strings.TrimSpace(rest) != "" {
-				reason = strings.TrimSpace(rest)
-			}
-		}
-		list = append(list, eventInfo{File: events.InvalidDir + "/" + name, Next: []string{}, Error: "set aside: " + reason})
+		list = append(list, eventInfo{File: events.InvalidDir + "/" + s.File, Next: []string{}, Error: "set aside: " + reason})
 	}
 	return list
 }
