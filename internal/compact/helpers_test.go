@@ -3,11 +3,11 @@ package compact
 import (
 	"context"
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/mom-agent/mom/internal/confined"
 	"github.com/mom-agent/mom/internal/llm"
 	"github.com/mom-agent/mom/internal/session"
 )
@@ -21,7 +21,7 @@ type convo struct {
 
 func newConvo(t testing.TB) *convo {
 	t.Helper()
-	s, err := session.Open(filepath.Join(t.TempDir(), "context.jsonl"), "/")
+	s, err := session.Open(confined.Root(t.TempDir()), "context.jsonl", "/")
 	if err != nil {
 		t.Fatal(err)
 	}

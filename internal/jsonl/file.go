@@ -7,8 +7,10 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
+	pathpkg "path"
 	"sync"
+
+	"github.com/mom-agent/mom/internal/confined"
 )
 
 // File is an append-only JSON-lines file. It is safe for concurrent use.
@@ -27,27 +29,25 @@ type File struct {
 	syncMu sync.Mutex
 }
 
-// Open opens the file at path for appending, creating it if it does not exist. It never
+// Open opens the file name in dir for appending, creating it if it does not exist. It never
 // truncates: an existing file keeps every byte, and if it does not end with a newline the next
-// append heals it with one.
-func Open(path string) (*File, error) {
-	_, statErr := os.Lstat(path)
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
+// append heals it with one. Like every file mom opens in the workspace, it is refused when it
+// is a link or not a regular file (see package confined).
+func Open(dir confined.Dir, name string) (*File, error) {
+	_, statErr := dir.Stat(name)
+	f, err := dir.OpenFile(name, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
-		return nil, fmt.Errorf("open %s for appending: %w", path, err)
+		return nil, fmt.Errorf("open %s for appending: %w", name, err)
 	}
+	path := f.Name()
 	if errors.Is(statErr, fs.ErrNotExist) {
 		// A new file's name must survive a power failure as surely as its lines.
-		SyncDir(filepath.Dir(path))
+		dir.SyncDir(pathpkg.Dir(name))
 	}
 	st, err := f.Stat()
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("open %s for appending: %w", path, err)
-	}
-	if !st.Mode().IsRegular() {
-		f.Close()
-		return nil, fmt.Errorf("open %s for appending: not a regular file", path)
 	}
 	jf := &File{path: path, f: f, size: st.Size()}
 	if jf.size > 0 {
@@ -160,13 +160,4 @@ func (f *File) Close() error {
 		return fmt.Errorf("close %s: %w", f.path, err)
 	}
 	return syncErr
-}
-
-// SyncDir makes the creation, rename or removal of a name in dir durable. Errors are ignored:
-// some file systems cannot sync a directory, and the change itself has already happened.
-func SyncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
 }

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mom-agent/mom/internal/confined"
 )
 
 type rec struct {
@@ -22,7 +24,7 @@ type rec struct {
 
 func TestConcurrentAppendsMakeWholeLines(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "log.jsonl")
-	f, err := Open(path)
+	f, err := Open(dirOf(path), filepath.Base(path))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +69,7 @@ func TestConcurrentAppendsMakeWholeLines(t *testing.T) {
 		}
 	}
 	seen := 0
-	st, err := Scan(path, 0, func(line []byte, start, end int64) error {
+	st, err := Scan(dirOf(path), filepath.Base(path), 0, func(line []byte, start, end int64) error {
 		var r rec
 		if err := json.Unmarshal(line, &r); err != nil {
 			t.Errorf("line at %d is not whole: %v", start, err)
@@ -94,7 +96,7 @@ func TestTornLastLineIsHealedNotRewritten(t *testing.T) {
 	}
 
 	var got []string
-	st, err := Scan(path, 0, func(line []byte, _, _ int64) error {
+	st, err := Scan(dirOf(path), filepath.Base(path), 0, func(line []byte, _, _ int64) error {
 		got = append(got, string(line))
 		return nil
 	})
@@ -105,7 +107,7 @@ func TestTornLastLineIsHealedNotRewritten(t *testing.T) {
 		t.Fatalf("lines %q, stats %+v", got, st)
 	}
 
-	f, err := Open(path)
+	f, err := Open(dirOf(path), filepath.Base(path))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +134,7 @@ func TestTornLastLineIsHealedNotRewritten(t *testing.T) {
 	}
 
 	got = nil
-	st, err = Scan(path, 0, func(line []byte, _, _ int64) error {
+	st, err = Scan(dirOf(path), filepath.Base(path), 0, func(line []byte, _, _ int64) error {
 		var r rec
 		if err := json.Unmarshal(line, &r); err != nil {
 			return fmt.Errorf("%w: %v", ErrSkip, err)
@@ -150,7 +152,7 @@ func TestTornLastLineIsHealedNotRewritten(t *testing.T) {
 
 func TestScanFromOffset(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "log.jsonl")
-	f, err := Open(path)
+	f, err := Open(dirOf(path), filepath.Base(path))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +165,7 @@ func TestScanFromOffset(t *testing.T) {
 		ends = append(ends, end)
 	}
 	var got []int
-	st, err := Scan(path, ends[1], func(line []byte, start, end int64) error {
+	st, err := Scan(dirOf(path), filepath.Base(path), ends[1], func(line []byte, start, end int64) error {
 		var r rec
 		json.Unmarshal(line, &r)
 		got = append(got, r.N)
@@ -176,7 +178,7 @@ func TestScanFromOffset(t *testing.T) {
 		t.Fatalf("from %d got %v, stats %+v", ends[1], got, st)
 	}
 	// Nothing new: an empty scan that ends where it started.
-	st, err = Scan(path, st.End, func([]byte, int64, int64) error { t.Error("called"); return nil })
+	st, err = Scan(dirOf(path), filepath.Base(path), st.End, func([]byte, int64, int64) error { t.Error("called"); return nil })
 	if err != nil || st.End != ends[4] || st.Lines != 0 {
 		t.Fatalf("scan at the end: %+v, %v", st, err)
 	}
@@ -185,14 +187,14 @@ func TestScanFromOffset(t *testing.T) {
 
 func TestScanStopsOnCallbackErrorAndReportsMissingFile(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := Scan(filepath.Join(dir, "nope.jsonl"), 0, nil); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := Scan(confined.Root(dir), "nope.jsonl", 0, nil); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("missing file: %v", err)
 	}
 	path := filepath.Join(dir, "x.jsonl")
 	os.WriteFile(path, []byte("{}\n{}\n"), 0o644)
 	boom := errors.New("boom")
 	n := 0
-	_, err := Scan(path, 0, func([]byte, int64, int64) error { n++; return boom })
+	_, err := Scan(dirOf(path), filepath.Base(path), 0, func([]byte, int64, int64) error { n++; return boom })
 	if err != boom || n != 1 {
 		t.Fatalf("err %v after %d calls", err, n)
 	}
@@ -212,7 +214,7 @@ func TestLargeLines(t *testing.T) {
 		t.Fatal(err)
 	}
 	var sizes []int
-	st, err := Scan(path, 0, func(line []byte, start, end int64) error {
+	st, err := Scan(dirOf(path), filepath.Base(path), 0, func(line []byte, start, end int64) error {
 		sizes = append(sizes, len(line))
 		if int64(len(line))+1 != end-start {
 			t.Errorf("line of %d bytes at [%d,%d)", len(line), start, end)
@@ -247,7 +249,7 @@ func TestOverlongLinesAreSkippedUnread(t *testing.T) {
 
 func TestAppendDoesNotEscapeHTML(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "x.jsonl")
-	f, _ := Open(path)
+	f, _ := Open(dirOf(path), filepath.Base(path))
 	v := map[string]string{"t": `<@U1> & "q" \u003c`}
 	if _, _, err := f.Append(v); err != nil {
 		t.Fatal(err)
@@ -279,7 +281,7 @@ func TestUnescapeHTMLMatchesJSON(t *testing.T) {
 
 func TestSyncAndFlusher(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "x.jsonl")
-	f, _ := Open(path)
+	f, _ := Open(dirOf(path), filepath.Base(path))
 	fl := NewFlusher(5 * time.Millisecond)
 	fl.Add(f)
 	f.Append(rec{N: 1})
@@ -314,8 +316,30 @@ func TestSyncAndFlusher(t *testing.T) {
 	}
 }
 
-func TestOpenRejectsDirectory(t *testing.T) {
-	if _, err := Open(t.TempDir()); err == nil {
-		t.Fatal("opened a directory")
+func TestOpenRejectsDirectoryAndLink(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(confined.Root(dir), "sub"); !errors.Is(err, confined.ErrRefused) {
+		t.Fatalf("opened a directory: %v", err)
+	}
+	secret := filepath.Join(t.TempDir(), "secret")
+	os.WriteFile(secret, []byte("x\n"), 0o600)
+	if err := os.Symlink(secret, filepath.Join(dir, "log.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(confined.Root(dir), "log.jsonl"); !errors.Is(err, confined.ErrRefused) {
+		t.Fatalf("appended through a link: %v", err)
+	}
+	if _, err := Scan(confined.Root(dir), "log.jsonl", 0, func([]byte, int64, int64) error { return nil }); !errors.Is(err, confined.ErrRefused) {
+		t.Fatalf("read through a link: %v", err)
+	}
+	if b, _ := os.ReadFile(secret); string(b) != "x\n" {
+		t.Fatalf("the link's target changed: %q", b)
 	}
 }
+
+// dirOf returns the confined directory holding the file at path, for the tests that name
+// files by path.
+func dirOf(path string) confined.Dir { return confined.Root(filepath.Dir(path)) }

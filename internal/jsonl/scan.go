@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/mom-agent/mom/internal/confined"
 )
 
 // MaxLine is the longest line a reader accepts, in bytes with its newline. Images are stored
@@ -30,19 +32,21 @@ type Stats struct {
 	End int64
 }
 
-// Scan calls fn for every complete line of the file at path that starts at or after offset
+// Scan calls fn for every complete line of the file name in dir that starts at or after offset
 // from, in order. from must be the start of a line (0, or an end offset returned by Append or
 // Scan); a line cut by it would read as malformed. fn receives the line without its newline;
 // the slice is only valid during the call. A line that fn rejects with ErrSkip is counted and
 // skipped; any other error stops the scan and is returned as is.
 //
-// A file that does not exist is an error satisfying errors.Is(err, fs.ErrNotExist).
-func Scan(path string, from int64, fn func(line []byte, start, end int64) error) (Stats, error) {
-	f, err := os.Open(path)
+// A file that does not exist is an error satisfying errors.Is(err, fs.ErrNotExist); a link
+// or a special file is refused (see package confined).
+func Scan(dir confined.Dir, name string, from int64, fn func(line []byte, start, end int64) error) (Stats, error) {
+	f, err := dir.Open(name)
 	if err != nil {
-		return Stats{End: from}, fmt.Errorf("read %s: %w", path, err)
+		return Stats{End: from}, fmt.Errorf("read %s: %w", name, err)
 	}
 	defer f.Close()
+	path := f.Name()
 	if from > 0 {
 		if _, err := f.Seek(from, io.SeekStart); err != nil {
 			return Stats{End: from}, fmt.Errorf("read %s from byte %d: %w", path, from, err)

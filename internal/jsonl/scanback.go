@@ -5,7 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
+
+	"github.com/mom-agent/mom/internal/confined"
 )
 
 // ErrStop is returned, wrapped or not, by a ScanBack callback to end the scan early without an
@@ -16,7 +17,7 @@ var ErrStop = errors.New("stop scanning")
 // one block usually holds a page of history.
 const backBlock = 64 << 10
 
-// ScanBack calls fn for every complete line of the file at path that ends at or before offset
+// ScanBack calls fn for every complete line of the file name in dir that ends at or before offset
 // end, newest first. end is normally the file's size (File.Size): bytes after the last newline
 // before it are a torn tail and are skipped, as Scan skips them. The other rules are Scan's
 // too: blank lines and lines longer than MaxLine are skipped (the latter unread), a line fn
@@ -27,13 +28,15 @@ const backBlock = 64 << 10
 // The file is read from the end in blocks, so finding the newest lines of a long log costs
 // what those lines cost, not what the whole file does.
 //
-// A file that does not exist is an error satisfying errors.Is(err, fs.ErrNotExist).
-func ScanBack(path string, end int64, fn func(line []byte, start, end int64) error) (Stats, error) {
-	f, err := os.Open(path)
+// A file that does not exist is an error satisfying errors.Is(err, fs.ErrNotExist); a link
+// or a special file is refused (see package confined).
+func ScanBack(dir confined.Dir, name string, end int64, fn func(line []byte, start, end int64) error) (Stats, error) {
+	f, err := dir.Open(name)
 	if err != nil {
-		return Stats{}, fmt.Errorf("read %s: %w", path, err)
+		return Stats{}, fmt.Errorf("read %s: %w", name, err)
 	}
 	defer f.Close()
+	path := f.Name()
 	st, readErr, fnErr := scanBack(f, end, backBlock, MaxLine, fn)
 	if readErr != nil {
 		return st, fmt.Errorf("read %s backwards from byte %d: %w", path, end, readErr)

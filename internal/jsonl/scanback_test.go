@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mom-agent/mom/internal/confined"
 )
 
 // seen is one line a scan handed to its callback.
@@ -69,13 +71,13 @@ func record(out *[]seen) func(line []byte, start, end int64) error {
 
 func TestScanBackStopsAndReportsErrors(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := ScanBack(filepath.Join(dir, "nope.jsonl"), 10, nil); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := ScanBack(confined.Root(dir), "nope.jsonl", 10, nil); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("missing file: %v", err)
 	}
 	path := filepath.Join(dir, "x.jsonl")
 	os.WriteFile(path, []byte("{\"n\":1}\n{\"n\":2}\n{\"n\":3}\n"), 0o644)
 	var got []string
-	st, err := ScanBack(path, 24, func(line []byte, _, _ int64) error {
+	st, err := ScanBack(dirOf(path), filepath.Base(path), 24, func(line []byte, _, _ int64) error {
 		got = append(got, string(line))
 		if len(got) == 2 {
 			return fmt.Errorf("enough: %w", ErrStop)
@@ -87,16 +89,16 @@ func TestScanBackStopsAndReportsErrors(t *testing.T) {
 	}
 	// end short of the file's size reads as if the file ended there.
 	got = nil
-	if _, err := ScanBack(path, 16, func(line []byte, _, _ int64) error { got = append(got, string(line)); return nil }); err != nil ||
+	if _, err := ScanBack(dirOf(path), filepath.Base(path), 16, func(line []byte, _, _ int64) error { got = append(got, string(line)); return nil }); err != nil ||
 		fmt.Sprint(got) != `[{"n":2} {"n":1}]` {
 		t.Fatalf("up to byte 16: %v, %v", got, err)
 	}
 	boom := errors.New("boom")
-	if _, err := ScanBack(path, 24, func([]byte, int64, int64) error { return boom }); err != boom {
+	if _, err := ScanBack(dirOf(path), filepath.Base(path), 24, func([]byte, int64, int64) error { return boom }); err != boom {
 		t.Fatalf("fn's error: %v", err)
 	}
 	// An end past the file means the file shrank under the caller: say so.
-	if _, err := ScanBack(path, 1000, func([]byte, int64, int64) error { return nil }); err == nil ||
+	if _, err := ScanBack(dirOf(path), filepath.Base(path), 1000, func([]byte, int64, int64) error { return nil }); err == nil ||
 		!strings.Contains(err.Error(), path) {
 		t.Fatalf("end past the file: %v", err)
 	}

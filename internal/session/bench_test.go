@@ -16,7 +16,7 @@ import (
 // an assistant turn with a tool call and usage, a tool result of a few KB, a final answer.
 func writeRealistic(tb testing.TB, path string, n int) {
 	tb.Helper()
-	s, err := Open(path, "/data/workspace/channels/slack-acme/C0A34FL8PMH")
+	s, err := openPath(path, "/data/workspace/channels/slack-acme/C0A34FL8PMH")
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func BenchmarkOpenSession10k(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		s, err := Open(path, "/")
+		s, err := openPath(path, "/")
 		if err != nil || s.Len() != 10_000 {
 			b.Fatal(err)
 		}
@@ -73,7 +73,7 @@ func BenchmarkOpenSession10k(b *testing.B) {
 func BenchmarkContextAfterLoad10k(b *testing.B) {
 	path := filepath.Join(b.TempDir(), "context.jsonl")
 	writeRealistic(b, path, 10_000)
-	s, err := Open(path, "/")
+	s, err := openPath(path, "/")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func BenchmarkContextAfterLoad10k(b *testing.B) {
 func BenchmarkRebuildContext10k(b *testing.B) {
 	path := filepath.Join(b.TempDir(), "context.jsonl")
 	writeRealistic(b, path, 10_000)
-	s, err := Open(path, "/")
+	s, err := openPath(path, "/")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -103,7 +103,7 @@ func BenchmarkRebuildContext10k(b *testing.B) {
 }
 
 func BenchmarkAppendMessage(b *testing.B) {
-	s, err := Open(filepath.Join(b.TempDir(), "context.jsonl"), "/")
+	s, err := openPath(filepath.Join(b.TempDir(), "context.jsonl"), "/")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -5,11 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"time"
 
-	"github.com/mom-agent/mom/internal/jsonl"
+	"github.com/mom-agent/mom/internal/confined"
 )
 
 // Version is the session format version this package reads and writes.
@@ -48,51 +47,31 @@ func headerProblem(line []byte) (Header, string) {
 // createFile writes a new session file holding only a header. The header goes to a temporary
 // file that is synced and then renamed into place, so a crash leaves either no file or a whole
 // header, never a torn one (which would make pi wipe the file).
-func createFile(path, cwd string, now time.Time) (Header, error) {
+func createFile(dir confined.Dir, name, cwd string, now time.Time) (Header, error) {
 	h := Header{Type: "session", Version: Version, ID: newUUID(), Timestamp: formatTime(now), Cwd: cwd}
 	line, err := json.Marshal(h)
-	if err != nil {
-		return Header{}, fmt.Errorf("create %s: %w", path, err)
-	}
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".new-*")
-	if err != nil {
-		return Header{}, fmt.Errorf("create %s: %w", path, err)
-	}
-	_, err = tmp.Write(append(line, '\n'))
 	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o644) // CreateTemp makes 0600; match the other files
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
+		err = dir.WriteFile(name, append(line, '\n'), 0o644)
 	}
 	if err != nil {
-		os.Remove(tmp.Name())
-		return Header{}, fmt.Errorf("create %s: %w", path, err)
+		return Header{}, fmt.Errorf("create %s: %w", name, err)
 	}
-	jsonl.SyncDir(dir)
 	return h, nil
 }
 
-// moveAside renames a file mom cannot use to <path>.<why>-<UTC time>, adding -2, -3 … if that
+// moveAside renames a file mom cannot use to <name>.<why>-<UTC time>, adding -2, -3 … if that
 // name is taken, and returns the new path. Nothing is deleted.
-func moveAside(path, why string, now time.Time) (string, error) {
-	base := fmt.Sprintf("%s.%s-%s", path, why, now.UTC().Format("20060102T150405.000Z"))
+func moveAside(dir confined.Dir, name, why string, now time.Time) (string, error) {
+	base := fmt.Sprintf("%s.%s-%s", name, why, now.UTC().Format("20060102T150405.000Z"))
 	backup := base
 	for n := 2; ; n++ {
-		if _, err := os.Lstat(backup); errors.Is(err, fs.ErrNotExist) {
+		if _, err := dir.Stat(backup); errors.Is(err, fs.ErrNotExist) {
 			break
 		}
 		backup = fmt.Sprintf("%s-%d", base, n)
 	}
-	if err := os.Rename(path, backup); err != nil {
-		return "", fmt.Errorf("move unreadable session %s aside: %w", path, err)
+	if err := dir.Rename(name, backup); err != nil {
+		return "", fmt.Errorf("move unreadable session %s aside: %w", name, err)
 	}
-	return backup, nil
+	return filepath.Join(dir.Path(), filepath.FromSlash(backup)), nil
 }

@@ -5,11 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
+	"path"
 	"path/filepath"
 	"sync"
 	"time"
 
+	"github.com/mom-agent/mom/internal/confined"
 	"github.com/mom-agent/mom/internal/jsonl"
 	"github.com/mom-agent/mom/internal/llm"
 )
@@ -17,7 +18,9 @@ import (
 // Session is one open context.jsonl. It is safe for concurrent use: one run appends while
 // other goroutines may read.
 type Session struct {
-	path      string
+	dir       confined.Dir
+	name      string // of the file in dir
+	path      string // on the host, for messages
 	header    Header
 	recovered string
 	stats     jsonl.Stats
@@ -43,22 +46,25 @@ func WithFlusher(fl *jsonl.Flusher) Option { return func(s *Session) { s.flusher
 // WithClock makes the session stamp entries with now() instead of the wall clock.
 func WithClock(now func() time.Time) Option { return func(s *Session) { s.now = now } }
 
-// Open loads the session file at path, or creates it (and its directory) with a new header
+// Open loads the session file name in dir, or creates it (and dir) with a new header
 // recording cwd. An existing file is never rewritten: its torn last line is ignored until the
 // next append heals it, malformed lines are skipped (see Stats), and if its first line is not a
 // version-3 header the file is moved to a backup (see Recovered) and a fresh session begins.
-func Open(path, cwd string, opts ...Option) (*Session, error) {
-	s := &Session{path: path, now: time.Now, byID: make(map[string]int), custom: make(map[string]int)}
+// dir is in the workspace, so a link or a special file in the file's place is refused (see
+// package confined).
+func Open(dir confined.Dir, name, cwd string, opts ...Option) (*Session, error) {
+	s := &Session{dir: dir, name: name, path: filepath.Join(dir.Path(), filepath.FromSlash(name)),
+		now: time.Now, byID: make(map[string]int), custom: make(map[string]int)}
 	for _, o := range opts {
 		o(s)
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, fmt.Errorf("create the directory of %s: %w", path, err)
+	if err := dir.MkdirAll(path.Dir(name), 0o755); err != nil {
+		return nil, fmt.Errorf("create the directory of %s: %w", s.path, err)
 	}
 	if err := s.load(cwd); err != nil {
 		return nil, err
 	}
-	f, err := jsonl.Open(path)
+	f, err := jsonl.Open(dir, name)
 	if err != nil {
 		return nil, err
 	}
@@ -74,19 +80,27 @@ var errNoHeader = errors.New("no session header")
 
 // load reads the file, or creates it when it is missing, empty, or had to be moved aside.
 func (s *Session) load(cwd string) error {
-	st, err := os.Stat(s.path)
+	st, err := s.dir.Stat(s.name)
 	switch {
-	case errors.Is(err, fs.ErrNotExist) || err == nil && st.Size() == 0:
+	case errors.Is(err, fs.ErrNotExist) || err == nil && st.Mode().IsRegular() && st.Size() == 0:
 		// Nothing to lose: an empty file is replaced by the rename.
-		s.header, err = createFile(s.path, cwd, s.now())
+		s.header, err = createFile(s.dir, s.name, cwd, s.now())
 		return err
 	case err != nil:
 		return fmt.Errorf("open session %s: %w", s.path, err)
+	case !st.Mode().IsRegular():
+		// A command put a link (or a pipe, a directory) in the file's place; mom never reads
+		// through it. It is kept, renamed, for whoever wants to look.
+		if s.recovered, err = moveAside(s.dir, s.name, "refused", s.now()); err != nil {
+			return err
+		}
+		s.header, err = createFile(s.dir, s.name, cwd, s.now())
+		return err
 	}
 
 	why := "broken" // also the verdict for a file with no complete line
 	first := true
-	stats, err := jsonl.Scan(s.path, 0, func(line []byte, _, _ int64) error {
+	stats, err := jsonl.Scan(s.dir, s.name, 0, func(line []byte, _, _ int64) error {
 		if first {
 			first = false
 			var h Header
@@ -108,11 +122,11 @@ func (s *Session) load(cwd string) error {
 		return fmt.Errorf("open session: %w", err)
 	}
 	if s.header.ID == "" {
-		if s.recovered, err = moveAside(s.path, why, s.now()); err != nil {
+		if s.recovered, err = moveAside(s.dir, s.name, why, s.now()); err != nil {
 			return err
 		}
 		s.entries, s.byID, s.stats = nil, make(map[string]int), jsonl.Stats{}
-		s.header, err = createFile(s.path, cwd, s.now())
+		s.header, err = createFile(s.dir, s.name, cwd, s.now())
 		return err
 	}
 	s.rebuild()

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mom-agent/mom/internal/confined"
 	"github.com/mom-agent/mom/internal/llm"
 )
 
@@ -94,7 +95,7 @@ func keys(m map[string]any) string {
 
 func TestWrittenFileMatchesPiFormat(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "c", "context.jsonl")
-	s, err := Open(path, "/data/workspace/channels/slack/C1")
+	s, err := openPath(path, "/data/workspace/channels/slack/C1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +187,7 @@ func TestWrittenFileMatchesPiFormat(t *testing.T) {
 
 func TestReopenGivesSameState(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "context.jsonl")
-	s, err := Open(path, "/cwd")
+	s, err := openPath(path, "/cwd")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +195,7 @@ func TestReopenGivesSameState(t *testing.T) {
 	ctx, entries, id := s.Context(), s.Entries(), s.ID()
 	s.Close()
 
-	s2, err := Open(path, "/elsewhere")
+	s2, err := openPath(path, "/elsewhere")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +232,7 @@ func TestReopenGivesSameState(t *testing.T) {
 func TestCompactionContext(t *testing.T) {
 	clock := time.Date(2026, 3, 15, 12, 0, 0, 0, time.UTC)
 	now := func() time.Time { clock = clock.Add(time.Second); return clock }
-	s, err := Open(filepath.Join(t.TempDir(), "context.jsonl"), "/", WithClock(now))
+	s, err := openPath(filepath.Join(t.TempDir(), "context.jsonl"), "/", WithClock(now))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -312,7 +313,7 @@ const piFixture = `{"type":"session","version":3,"id":"5f0c1a0e-2c43-4d4e-9f3e-8
 func TestPiFixtureLoads(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "context.jsonl")
 	os.WriteFile(path, []byte(piFixture), 0o644)
-	s, err := Open(path, "/ignored")
+	s, err := openPath(path, "/ignored")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -361,7 +362,7 @@ func TestPiLinearFixtureWithForeignEntries(t *testing.T) {
 	)
 	path := filepath.Join(t.TempDir(), "context.jsonl")
 	os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
-	s, err := Open(path, "/")
+	s, err := openPath(path, "/")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -409,7 +410,7 @@ func TestUnusableHeaderIsMovedAside(t *testing.T) {
 			dir := t.TempDir()
 			path := filepath.Join(dir, "context.jsonl")
 			os.WriteFile(path, []byte(content), 0o644)
-			s, err := Open(path, "/cwd")
+			s, err := openPath(path, "/cwd")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -427,7 +428,7 @@ func TestUnusableHeaderIsMovedAside(t *testing.T) {
 				t.Fatal(err)
 			}
 			s.Close()
-			s2, err := Open(path, "/cwd")
+			s2, err := openPath(path, "/cwd")
 			if err != nil || s2.Recovered() != "" || s2.Len() != 1 || s2.Context()[0].Text() != "hi" {
 				t.Fatalf("reopen: %v %q %d", err, s2.Recovered(), s2.Len())
 			}
@@ -443,7 +444,7 @@ func TestUnusableHeaderIsMovedAside(t *testing.T) {
 func TestEmptyFileGetsHeaderWithoutBackup(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "context.jsonl")
 	os.WriteFile(path, nil, 0o644)
-	s, err := Open(path, "/")
+	s, err := openPath(path, "/")
 	if err != nil || s.Recovered() != "" || s.ID() == "" {
 		t.Fatalf("%v %q", err, s.Recovered())
 	}
@@ -452,7 +453,7 @@ func TestEmptyFileGetsHeaderWithoutBackup(t *testing.T) {
 
 func TestCrashMidLastLine(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "context.jsonl")
-	s, err := Open(path, "/")
+	s, err := openPath(path, "/")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -466,7 +467,7 @@ func TestCrashMidLastLine(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	s, err = Open(path, "/")
+	s, err = openPath(path, "/")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -484,7 +485,7 @@ func TestCrashMidLastLine(t *testing.T) {
 	if !bytes.Equal(after[:cut], data[:cut]) || after[cut] != '\n' {
 		t.Fatal("bytes before the torn line changed, or the append was glued to it")
 	}
-	s, err = Open(path, "/")
+	s, err = openPath(path, "/")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -497,7 +498,7 @@ func TestCrashMidLastLine(t *testing.T) {
 }
 
 func TestConcurrentReadersWhileAppending(t *testing.T) {
-	s, err := Open(filepath.Join(t.TempDir(), "context.jsonl"), "/")
+	s, err := openPath(filepath.Join(t.TempDir(), "context.jsonl"), "/")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -541,7 +542,7 @@ func TestConcurrentReadersWhileAppending(t *testing.T) {
 }
 
 func TestAppendAfterCloseFails(t *testing.T) {
-	s, _ := Open(filepath.Join(t.TempDir(), "context.jsonl"), "/")
+	s, _ := openPath(filepath.Join(t.TempDir(), "context.jsonl"), "/")
 	s.Close()
 	if _, err := s.AppendMessage(llm.NewUserText("x", time.Now())); err == nil {
 		t.Fatal("appended to a closed session")
@@ -549,4 +550,12 @@ func TestAppendAfterCloseFails(t *testing.T) {
 	if _, err := s.AppendMessage(llm.Message{Role: "compactionSummary"}); err == nil {
 		t.Fatal("accepted a role pi refuses to store")
 	}
+}
+
+// openPath opens the session file at path, for the tests that name files by path.
+func openPath(path, cwd string, opts ...Option) (*Session, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, err
+	}
+	return Open(confined.Root(filepath.Dir(path)), filepath.Base(path), cwd, opts...)
 }

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/mom-agent/mom/internal/chat"
-	"github.com/mom-agent/mom/internal/jsonl"
 )
 
 // ErrTooLarge is wrapped by SaveAttachment's error for a file over the size limit.
@@ -33,12 +32,11 @@ func (c *Channel) SaveAttachment(name string, ts time.Time, r io.Reader, maxByte
 	if err := c.ready(); err != nil {
 		return chat.Attachment{}, err
 	}
-	dir := filepath.Join(c.dir, "attachments")
-	tmp, err := os.CreateTemp(dir, ".incoming-*")
+	tmp, tmpName, err := c.fs.CreateTemp(attachmentsDir, ".incoming-*")
 	if err != nil {
 		return chat.Attachment{}, fmt.Errorf("save attachment %q of channel %s: %w", name, c.Key(), err)
 	}
-	defer os.Remove(tmp.Name()) // after the link, or on failure
+	defer c.fs.Remove(tmpName) // after the link, or on failure
 
 	var head sniffer
 	src := r
@@ -52,33 +50,36 @@ func (c *Channel) SaveAttachment(name string, ts time.Time, r io.Reader, maxByte
 	if err == nil {
 		err = tmp.Sync() // on disk before the log line that points at it can be
 	}
+	if err == nil {
+		err = tmp.Chmod(0o644)
+	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o644)
 	}
 	if err != nil {
 		return chat.Attachment{}, fmt.Errorf("save attachment of channel %s: %w", c.Key(), err)
 	}
 
-	final, err := claimName(tmp.Name(), dir, fmt.Sprintf("%d_%s", ts.UnixMilli(), sanitizeName(name)))
+	final, err := c.claimName(tmpName, fmt.Sprintf("%d_%s", ts.UnixMilli(), sanitizeName(name)))
 	if err != nil {
 		return chat.Attachment{}, fmt.Errorf("save attachment %q of channel %s: %w", name, c.Key(), err)
 	}
-	jsonl.SyncDir(dir)
+	c.fs.SyncDir(attachmentsDir)
 	return chat.Attachment{
 		Filename:  name,
-		LocalPath: "attachments/" + final,
+		LocalPath: attachmentsDir + "/" + final,
 		MimeType:  mimeType(final, head.buf),
 		Size:      n,
 	}, nil
 }
 
-// claimName moves tmp into dir under base, or base with -2, -3 … before its extension, the
-// first name that is free. A hard link fails rather than replace an existing file, which
-// makes taking the name atomic.
-func claimName(tmp, dir, base string) (string, error) {
+// attachmentsDir is where a channel's files are, in its directory.
+const attachmentsDir = "attachments"
+
+// claimName moves tmp (a name in the channel's directory) into attachments/ under base, or
+// base with -2, -3 … before its extension, the first name that is free. A hard link fails
+// rather than replace an existing file, which makes taking the name atomic.
+func (c *Channel) claimName(tmp, base string) (string, error) {
 	ext := filepath.Ext(base)
 	stem := strings.TrimSuffix(base, ext)
 	for k := 1; k <= 10000; k++ {
@@ -86,8 +87,8 @@ func claimName(tmp, dir, base string) (string, error) {
 		if k > 1 {
 			name = fmt.Sprintf("%s-%d%s", stem, k, ext)
 		}
-		path := filepath.Join(dir, name)
-		err := os.Link(tmp, path)
+		path := attachmentsDir + "/" + name
+		err := c.fs.Link(tmp, path)
 		if err == nil {
 			return name, nil
 		}
@@ -95,7 +96,7 @@ func claimName(tmp, dir, base string) (string, error) {
 			continue
 		}
 		// Some file systems have no hard links: reserve the name, then rename over it.
-		f, xerr := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		f, xerr := c.fs.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 		if errors.Is(xerr, fs.ErrExist) {
 			continue
 		}
@@ -103,13 +104,44 @@ func claimName(tmp, dir, base string) (string, error) {
 			return "", err
 		}
 		f.Close()
-		if err := os.Rename(tmp, path); err != nil {
-			os.Remove(path)
+		if err := c.fs.Rename(tmp, path); err != nil {
+			c.fs.Remove(path)
 			return "", err
 		}
 		return name, nil
 	}
-	return "", fmt.Errorf("no free name for %s in %s", base, dir)
+	return "", fmt.Errorf("no free name for %s in %s", base, attachmentsDir)
+}
+
+// OpenAttachment opens a file of the channel's attachments/ for reading, by the LocalPath
+// its log line gives (attachments/<name>). Anything but a regular file directly in
+// attachments/ is refused: a command may have swapped the file for a link to config.json.
+func (c *Channel) OpenAttachment(localPath string) (*os.File, error) {
+	name, err := attachmentName(localPath)
+	if err != nil {
+		return nil, err
+	}
+	return c.fs.Open(attachmentsDir + "/" + name)
+}
+
+// RemoveAttachment removes a file of the channel's attachments/ (a link is removed, never
+// what it points to).
+func (c *Channel) RemoveAttachment(localPath string) error {
+	name, err := attachmentName(localPath)
+	if err != nil {
+		return err
+	}
+	return c.fs.Remove(attachmentsDir + "/" + name)
+}
+
+// attachmentName checks that localPath names a file directly in attachments/ and returns
+// its name there.
+func attachmentName(localPath string) (string, error) {
+	name, ok := strings.CutPrefix(filepath.ToSlash(localPath), attachmentsDir+"/")
+	if !ok || name == "" || strings.ContainsAny(name, "/\\\x00") || name == "." || name == ".." {
+		return "", fmt.Errorf("%q is not a file in attachments/", localPath)
+	}
+	return name, nil
 }
 
 // sanitizeName reduces a sender's file name to a safe one: every character but ASCII letters,

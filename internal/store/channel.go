@@ -3,10 +3,9 @@ package store
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sync"
 
+	"github.com/mom-agent/mom/internal/confined"
 	"github.com/mom-agent/mom/internal/jsonl"
 	"github.com/mom-agent/mom/internal/session"
 )
@@ -16,7 +15,8 @@ type Channel struct {
 	store   *Store
 	adapter string
 	id      string
-	dir     string
+	fs      confined.Dir // the channel's directory, for every file mom touches in it
+	dir     string       // the same, as a host path
 
 	mu        sync.Mutex
 	released  bool
@@ -38,13 +38,18 @@ func (c *Channel) Adapter() string { return c.adapter }
 // ID returns the platform's id of the channel.
 func (c *Channel) ID() string { return c.id }
 
-// Dir returns the channel directory's absolute path on the host.
+// Dir returns the channel directory's absolute path on the host, to name it (in messages,
+// in the sandbox's view); files in it are reached through Files.
 func (c *Channel) Dir() string { return c.dir }
+
+// Files returns the channel's directory as a confined.Dir, through which mom's own code
+// reaches files there without following a link a command planted.
+func (c *Channel) Files() confined.Dir { return c.fs }
 
 // Memory returns the channel's MEMORY.md, cut at MaxMemory bytes with a note saying so; ""
 // if there is none.
 func (c *Channel) Memory() (string, error) {
-	return readMemory(filepath.Join(c.dir, "MEMORY.md"))
+	return readMemory(c.fs, "MEMORY.md")
 }
 
 // Session returns the channel's context.jsonl, opened on first use and kept open until the
@@ -59,7 +64,7 @@ func (c *Channel) Session() (*session.Session, error) {
 	if c.sess != nil {
 		return c.sess, nil
 	}
-	s, err := session.Open(filepath.Join(c.dir, "context.jsonl"), c.dir, session.WithFlusher(c.store.flusher))
+	s, err := session.Open(c.fs, "context.jsonl", c.dir, session.WithFlusher(c.store.flusher))
 	if err != nil {
 		return nil, err
 	}
@@ -72,6 +77,10 @@ func (c *Channel) Session() (*session.Session, error) {
 	c.sess = s
 	return s, nil
 }
+
+// Create makes the channel's directory (and attachments/, scratch/, skills/ in it), so the
+// channel exists before anything is said in it.
+func (c *Channel) Create() error { return c.ready() }
 
 // ready makes sure the channel is usable and its directories exist.
 func (c *Channel) ready() error {
@@ -87,10 +96,13 @@ func (c *Channel) readyLocked() error {
 	if c.dirsReady {
 		return nil
 	}
-	for _, d := range []string{"attachments", "scratch", "skills"} {
-		if err := os.MkdirAll(filepath.Join(c.dir, d), 0o755); err != nil {
-			return fmt.Errorf("create the directory of channel %s: %w", c.Key(), err)
-		}
+	if err := c.fs.MkdirAll("", 0o755); err != nil {
+		return fmt.Errorf("create the directory of channel %s: %w", c.Key(), err)
+	}
+	// A sub-directory a command replaced with a link stays refused, and only what uses it
+	// fails (saying so); the channel's history goes on being written.
+	for _, d := range []string{attachmentsDir, "scratch", "skills"} {
+		c.fs.MkdirAll(d, 0o755)
 	}
 	c.dirsReady = true
 	return nil

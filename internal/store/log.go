@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"slices"
 
 	"github.com/mom-agent/mom/internal/chat"
@@ -19,7 +17,8 @@ type LogPos struct {
 	Start, End int64
 }
 
-func (c *Channel) logPath() string { return filepath.Join(c.dir, "log.jsonl") }
+// logName is the channel's log in its directory.
+const logName = "log.jsonl"
 
 // AppendLog adds m to the channel's permanent history. When it returns nil the line is in the
 // kernel, so no crash of mom can lose it (and it is on disk within about a second): an adapter
@@ -43,7 +42,7 @@ func (c *Channel) logFile() (*jsonl.File, error) {
 		return nil, err
 	}
 	if c.log == nil {
-		f, err := jsonl.Open(c.logPath())
+		f, err := jsonl.Open(c.fs, logName)
 		if err != nil {
 			return nil, err
 		}
@@ -57,7 +56,7 @@ func (c *Channel) logFile() (*jsonl.File, error) {
 // LogPos.End seen earlier), in order. Lines that are not messages, and a torn last line, are
 // skipped. An error from fn stops the reading and is returned.
 func (c *Channel) ReadLog(from int64, fn func(m chat.Message, pos LogPos) error) error {
-	_, err := jsonl.Scan(c.logPath(), from, func(line []byte, start, end int64) error {
+	_, err := jsonl.Scan(c.fs, logName, from, func(line []byte, start, end int64) error {
 		m, err := parseMessage(line)
 		if err != nil {
 			return err
@@ -79,7 +78,7 @@ func (c *Channel) LogSize() (int64, error) {
 	if f != nil {
 		return f.Size(), nil
 	}
-	st, err := os.Stat(c.logPath())
+	st, err := c.fs.Stat(logName)
 	if errors.Is(err, fs.ErrNotExist) {
 		return 0, nil
 	}
@@ -118,7 +117,7 @@ func (c *Channel) TailMessages(n int) ([]chat.Message, error) {
 		return nil, err
 	}
 	msgs := make([]chat.Message, 0, min(n, 1024))
-	_, err = jsonl.ScanBack(c.logPath(), size, func(line []byte, _, _ int64) error {
+	_, err = jsonl.ScanBack(c.fs, logName, size, func(line []byte, _, _ int64) error {
 		m, err := parseMessage(line)
 		if err != nil {
 			return err

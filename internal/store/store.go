@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mom-agent/mom/internal/confined"
 	"github.com/mom-agent/mom/internal/jsonl"
 )
 
@@ -17,6 +18,7 @@ import (
 type Store struct {
 	dataDir   string
 	workspace string
+	ws        confined.Dir // the workspace, for every file mom touches in it
 	flusher   *jsonl.Flusher
 
 	mu       sync.Mutex
@@ -49,14 +51,23 @@ func Open(dataDir string, opts ...Option) (*Store, error) {
 		return nil, fmt.Errorf("data directory %s: %w", dataDir, err)
 	}
 	ws := filepath.Join(abs, "workspace")
+	// The data directory is the owner's; the workspace below it is what commands write.
+	if err := os.MkdirAll(abs, 0o755); err != nil {
+		return nil, fmt.Errorf("create the data directory %s: %w", abs, err)
+	}
+	if err := confined.Root(abs).MkdirAll("workspace", 0o755); err != nil {
+		return nil, fmt.Errorf("create the workspace in %s: %w", abs, err)
+	}
+	wsDir := confined.Root(ws)
 	for _, d := range []string{"channels", "skills", "events"} {
-		if err := os.MkdirAll(filepath.Join(ws, d), 0o755); err != nil {
+		if err := wsDir.MkdirAll(d, 0o755); err != nil {
 			return nil, fmt.Errorf("create the workspace in %s: %w", abs, err)
 		}
 	}
 	return &Store{
 		dataDir:   abs,
 		workspace: ws,
+		ws:        wsDir,
 		flusher:   jsonl.NewFlusher(o.flushInterval),
 		channels:  make(map[string]*Channel),
 	}, nil
@@ -68,10 +79,14 @@ func (s *Store) DataDir() string { return s.dataDir }
 // Workspace returns the workspace's absolute path on the host: what the sandbox sees.
 func (s *Store) Workspace() string { return s.workspace }
 
+// WorkspaceDir returns the workspace as a confined.Dir: how code outside the store reaches
+// files there (events, skills), never following a link a command planted.
+func (s *Store) WorkspaceDir() confined.Dir { return s.ws }
+
 // Memory returns the workspace's MEMORY.md, shared by every channel, cut at MaxMemory bytes
 // with a note saying so; "" if there is none.
 func (s *Store) Memory() (string, error) {
-	return readMemory(filepath.Join(s.workspace, "MEMORY.md"))
+	return readMemory(s.ws, "MEMORY.md")
 }
 
 // Channel returns the channel with the given platform id on the named adapter, the same
@@ -97,6 +112,7 @@ func (s *Store) Channel(adapter, channelID string) (*Channel, error) {
 	}
 	c := &Channel{
 		store: s, adapter: adapter, id: channelID,
+		fs:  s.ws.Join("channels", a, id),
 		dir: filepath.Join(s.workspace, "channels", a, id),
 	}
 	s.channels[key] = c
@@ -131,10 +147,9 @@ func (r ChannelRef) Key() string { return r.Adapter + "/" + r.ID }
 // Channels lists the channels that have a directory, sorted. Directories whose names
 // PathComponent would not have made, or had to shorten, are left out.
 func (s *Store) Channels() ([]ChannelRef, error) {
-	root := filepath.Join(s.workspace, "channels")
-	adapters, err := os.ReadDir(root)
+	adapters, err := s.ws.ReadDir("channels")
 	if err != nil {
-		return nil, fmt.Errorf("list channels in %s: %w", root, err)
+		return nil, fmt.Errorf("list channels: %w", err)
 	}
 	var refs []ChannelRef
 	for _, ad := range adapters {
@@ -142,7 +157,7 @@ func (s *Store) Channels() ([]ChannelRef, error) {
 		if !ad.IsDir() || err != nil {
 			continue
 		}
-		chans, err := os.ReadDir(filepath.Join(root, ad.Name()))
+		chans, err := s.ws.ReadDir("channels/" + ad.Name())
 		if err != nil {
 			return nil, fmt.Errorf("list channels of %s: %w", adapter, err)
 		}
