@@ -4,12 +4,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/mom-agent/mom/internal/config"
+	"github.com/mom-agent/mom/internal/confined"
 	"github.com/mom-agent/mom/internal/events"
 )
 
@@ -43,29 +42,19 @@ func cmdEvents(args []string, std stdio) error {
 	for i, a := range cfg.Adapters {
 		names[i] = a.Name
 	}
-	evDir := filepath.Join(dir, "workspace", "events")
-	entries, err := os.ReadDir(evDir)
-	if err != nil && !os.IsNotExist(err) {
+	evDir := confined.Root(dir).Join("workspace", "events")
+	listed, err := events.List(evDir, names)
+	if err != nil {
 		return err
 	}
-	shown := 0
-	for _, de := range entries {
-		name := de.Name()
-		if !strings.HasSuffix(name, ".json") || strings.HasPrefix(name, ".") || !de.Type().IsRegular() {
+	for _, l := range listed {
+		if l.Err != nil {
+			fmt.Fprintf(std.out, "%s  INVALID: %v\n", l.Name, l.Err)
 			continue
 		}
-		shown++
-		data, err := os.ReadFile(filepath.Join(evDir, name))
-		if err == nil {
-			var ev events.Event
-			if ev, err = events.Parse(name, data, names); err == nil {
-				describeEvent(std.out, ev, now, next)
-				continue
-			}
-		}
-		fmt.Fprintf(std.out, "%s  INVALID: %v\n", name, err)
+		describeEvent(std.out, l.Event, now, next)
 	}
-	shown += listInvalid(std.out, evDir)
+	shown := len(listed) + listInvalid(std.out, evDir)
 	if shown == 0 {
 		fmt.Fprintf(std.out, "no events in %s\n", evDir)
 	}
@@ -98,7 +87,7 @@ func describeEvent(w io.Writer, ev events.Event, now time.Time, n int) {
 
 // listInvalid prints the files set aside as invalid in the events directory dir, with the
 // reason their note gives.
-func listInvalid(w io.Writer, dir string) int {
+func listInvalid(w io.Writer, dir confined.Dir) int {
 	list := events.ListSetAside(dir)
 	for _, s := range list {
 		reason := s.Reason

@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/signal"
 	"os/user"
-	"path/filepath"
 	"sync"
 	"syscall"
 	"time"
@@ -102,7 +101,7 @@ func cmdServe(ctx context.Context, args []string, std stdio) error {
 	}
 	connecting()
 	watcher := events.NewWatcher(events.Options{
-		Dir: filepath.Join(a.store.Workspace(), "events"), Adapters: names, Hub: a.hub, Log: log,
+		Dir: a.store.WorkspaceDir().Join("events"), Adapters: names, Hub: a.hub, Log: log,
 	})
 	if err := watcher.Start(ctx); err != nil {
 		return err

@@ -4,26 +4,29 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/mom-agent/mom/internal/chat"
+	"github.com/mom-agent/mom/internal/confined"
 	"github.com/mom-agent/mom/internal/hub"
 )
+
+// MaxFileSize is the largest event file mom reads. Events are a few lines of JSON; a larger
+// file (a command could leave a sparse 100 GB one) is set aside unread.
+const MaxFileSize = 64 << 10
 
 // read parses a file and schedules it; gen is the version of the file the read was planned
 // for, so a read overtaken by a newer change does nothing.
 func (w *Watcher) read(name string, gen int) {
-	path := filepath.Join(w.opts.Dir, name)
-	data, readErr := os.ReadFile(path)
-	info, statErr := os.Stat(path)
-	if errors.Is(readErr, fs.ErrNotExist) || errors.Is(statErr, fs.ErrNotExist) {
+	data, info, err := readFile(w.opts.Dir, name)
+	if errors.Is(err, fs.ErrNotExist) {
 		w.removed(name)
 		return
 	}
+	// A link, a directory, a pipe or an oversized file will not become an event by
+	// waiting: it is set aside at once.
+	final := errors.Is(err, confined.ErrRefused)
 	var ev Event
-	err := readErr
 	if err == nil {
 		ev, err = Parse(name, data, w.opts.Adapters)
 	}
@@ -36,7 +39,7 @@ func (w *Watcher) read(name string, gen int) {
 	}
 	if err != nil {
 		e.failures++
-		if e.failures <= parseTries {
+		if e.failures <= parseTries && !final {
 			w.readLaterLocked(e, firstRetry<<(e.failures-1))
 			return
 		}
@@ -140,25 +143,27 @@ func (w *Watcher) finished(e *entry, gen int) {
 func (w *Watcher) forgetLocked(e *entry) {
 	e.cancel()
 	delete(w.files, e.name)
-	if err := os.Remove(filepath.Join(w.opts.Dir, e.name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err := w.opts.Dir.Remove(e.name); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		w.log.Warn("could not delete an event file", "file", e.name, "err", err)
 	}
 }
 
 // setAside moves a file that is not a valid event into .invalid/, next to a note saying why,
-// so a mistake is visible and nothing written is lost.
+// so a mistake is visible and nothing written is lost. Everything happens inside the events
+// directory without following links: a command may have made .invalid, or the note's name,
+// a link to somewhere else, and a rename or write through it would land there.
 func (w *Watcher) setAside(name string, reason error) {
-	w.log.Error("invalid event file moved aside", "file", name, "to", filepath.Join(InvalidDir, name), "err", reason)
-	dir := filepath.Join(w.opts.Dir, InvalidDir)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		w.log.Warn("could not create the folder for invalid events", "err", err)
+	w.log.Error("invalid event file moved aside", "file", name, "to", InvalidDir+"/"+name, "err", reason)
+	dir := w.opts.Dir
+	if err := dir.MkdirAll(InvalidDir, 0o755); err != nil {
+		w.log.Warn("could not create the folder for invalid events; the file stays where it is", "file", name, "err", err)
 		return
 	}
 	note := invalidNote(name, time.Now(), reason)
-	if err := os.WriteFile(filepath.Join(dir, name+noteSuffix), []byte(note), 0o644); err != nil {
+	if err := dir.WriteFile(InvalidDir+"/"+name+noteSuffix, []byte(note), 0o644); err != nil {
 		w.log.Warn("could not write why an event is invalid", "file", name, "err", err)
 	}
-	if err := os.Rename(filepath.Join(w.opts.Dir, name), filepath.Join(dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err := dir.Rename(name, InvalidDir+"/"+name); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		w.log.Warn("could not move an invalid event aside", "file", name, "err", err)
 	}
 }

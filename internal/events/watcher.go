@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -15,6 +14,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/mom-agent/mom/internal/chat"
+	"github.com/mom-agent/mom/internal/confined"
 )
 
 // Timing of the watcher, from the spec: a file is read 100 ms after it last changed, so a
@@ -38,8 +38,9 @@ type Waker interface {
 
 // Options configure a Watcher.
 type Options struct {
-	// Dir is the events directory, workspace/events.
-	Dir string
+	// Dir is the events directory, workspace/events. Commands write there, so every file
+	// is reached through it, never following a link.
+	Dir confined.Dir
 	// Adapters are the configured adapter names, for checking channel ids.
 	Adapters []string
 	// Hub runs due events.
@@ -92,25 +93,27 @@ func NewWatcher(opts Options) *Watcher {
 // time (missed runs are not caught up).
 func (w *Watcher) Start(ctx context.Context) error {
 	w.start = time.Now()
-	if err := os.MkdirAll(w.opts.Dir, 0o755); err != nil {
+	if err := w.opts.Dir.MkdirAll("", 0o755); err != nil {
 		return fmt.Errorf("events directory: %w", err)
 	}
 	fsw, err := fsnotify.NewWatcher()
 	if err != nil {
 		return fmt.Errorf("watching the events directory: %w", err)
 	}
-	if err := fsw.Add(w.opts.Dir); err != nil {
+	if err := fsw.Add(w.opts.Dir.Path()); err != nil {
 		fsw.Close()
 		return fmt.Errorf("watching %s: %w", w.opts.Dir, err)
 	}
 	w.fsw = fsw
 	go w.loop()
-	names, err := os.ReadDir(w.opts.Dir)
+	names, err := w.opts.Dir.ReadDir("")
 	if err != nil {
 		return fmt.Errorf("reading %s: %w", w.opts.Dir, err)
 	}
 	for _, de := range names {
-		if eventFile(de.Name()) && de.Type().IsRegular() {
+		// Not only regular files: a directory or a link named like an event is set aside
+		// with a note, like any other file that is not an event.
+		if eventFile(de.Name()) {
 			w.changed(de.Name(), 0, true)
 		}
 	}
@@ -145,10 +148,10 @@ func (w *Watcher) loop() {
 				return
 			}
 			name := filepath.Base(ev.Name)
-			if filepath.Dir(ev.Name) != filepath.Clean(w.opts.Dir) || !eventFile(name) {
+			if filepath.Dir(ev.Name) != w.opts.Dir.Path() || !eventFile(name) {
 				continue
 			}
-			if _, err := os.Lstat(ev.Name); errors.Is(err, fs.ErrNotExist) {
+			if _, err := w.opts.Dir.Stat(name); errors.Is(err, fs.ErrNotExist) {
 				w.removed(name)
 				continue
 			}

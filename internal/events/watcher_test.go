@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mom-agent/mom/internal/chat"
+	"github.com/mom-agent/mom/internal/confined"
 	"github.com/mom-agent/mom/internal/hub"
 )
 
@@ -56,12 +57,18 @@ type rig struct {
 
 func newRig(t *testing.T, before func(dir string)) *rig {
 	t.Helper()
-	r := &rig{t: t, dir: filepath.Join(t.TempDir(), "events"), hub: &hubDouble{}}
+	return newRigAt(t, filepath.Join(t.TempDir(), "events"), before)
+}
+
+// newRigAt is newRig with the events directory at dir.
+func newRigAt(t *testing.T, dir string, before func(dir string)) *rig {
+	t.Helper()
+	r := &rig{t: t, dir: dir, hub: &hubDouble{}}
 	os.MkdirAll(r.dir, 0o755)
 	if before != nil {
 		before(r.dir)
 	}
-	r.w = NewWatcher(Options{Dir: r.dir, Adapters: []string{"acme"}, Hub: r.hub})
+	r.w = NewWatcher(Options{Dir: confined.Root(r.dir), Adapters: []string{"acme"}, Hub: r.hub})
 	if err := r.w.Start(t.Context()); err != nil {
 		t.Fatal(err)
 	}
@@ -172,8 +179,10 @@ func TestInvalidFileIsSetAsideWithItsReason(t *testing.T) {
 	if r.exists("typo.json") || len(r.hub.texts()) != 0 {
 		t.Error("an invalid file stayed or ran")
 	}
-	r.eventually("the note", func() bool { return len(ListSetAside(r.dir)) == 1 && ListSetAside(r.dir)[0].Reason != "" })
-	if got := ListSetAside(r.dir); got[0].File != "typo.json" || !strings.Contains(got[0].Reason, "needs 5 fields") || strings.Contains(got[0].Reason, "was moved here") {
+	r.eventually("the note", func() bool {
+		return len(ListSetAside(confined.Root(r.dir))) == 1 && ListSetAside(confined.Root(r.dir))[0].Reason != ""
+	})
+	if got := ListSetAside(confined.Root(r.dir)); got[0].File != "typo.json" || !strings.Contains(got[0].Reason, "needs 5 fields") || strings.Contains(got[0].Reason, "was moved here") {
 		t.Errorf("ListSetAside = %+v; want typo.json with the reason alone", got)
 	}
 }

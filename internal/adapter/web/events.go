@@ -2,11 +2,9 @@ package web
 
 import (
 	"net/http"
-	"os"
-	"path/filepath"
-	"strings"
 	"time"
 
+	"github.com/mom-agent/mom/internal/confined"
 	"github.com/mom-agent/mom/internal/events"
 )
 
@@ -32,29 +30,25 @@ type eventInfo struct {
 // or why it is not a valid event, as `mom events` prints them.
 func (a *Adapter) events(w http.ResponseWriter, r *http.Request) {
 	dir := a.eventsDir()
-	entries, err := os.ReadDir(dir)
-	if err != nil && !os.IsNotExist(err) {
+	listed, err := events.List(dir, a.opts.Adapters)
+	if err != nil {
 		writeError(w, http.StatusInternalServerError, "could not list the events: "+err.Error())
 		return
 	}
 	now := time.Now()
 	list := []eventInfo{}
-	for _, de := range entries {
-		name := de.Name()
-		if !strings.HasSuffix(name, ".json") || strings.HasPrefix(name, ".") || !de.Type().IsRegular() {
-			continue
-		}
-		list = append(list, a.describe(dir, name, now))
+	for _, l := range listed {
+		list = append(list, describe(l, now))
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"events": append(list, setAside(dir)...)})
 }
 
 // eventsDir is workspace/events.
-func (a *Adapter) eventsDir() string { return filepath.Join(a.opts.Store.Workspace(), "events") }
+func (a *Adapter) eventsDir() confined.Dir { return a.opts.Store.WorkspaceDir().Join("events") }
 
 // setAside lists the files mom moved into .invalid/ because they are not valid events, each
 // with the reason from the note beside it, so a mistake stays visible after it is moved.
-func setAside(dir string) []eventInfo {
+func setAside(dir confined.Dir) []eventInfo {
 	var list []eventInfo
 	for _, s := range events.ListSetAside(dir) {
 		reason := s.Reason
@@ -66,18 +60,14 @@ func setAside(dir string) []eventInfo {
 	return list
 }
 
-// describe reads and describes one event file.
-func (a *Adapter) describe(dir, name string, now time.Time) eventInfo {
-	info := eventInfo{File: name, Next: []string{}}
-	data, err := os.ReadFile(filepath.Join(dir, name))
-	var ev events.Event
-	if err == nil {
-		ev, err = events.Parse(name, data, a.opts.Adapters)
-	}
-	if err != nil {
-		info.Error = err.Error()
+// describe describes one event file.
+func describe(l events.Listed, now time.Time) eventInfo {
+	info := eventInfo{File: l.Name, Next: []string{}}
+	if l.Err != nil {
+		info.Error = l.Err.Error()
 		return info
 	}
+	ev := l.Event
 	info.Type, info.Channel, info.Text = ev.Type, ev.ChannelID(), ev.Text
 	switch ev.Type {
 	case events.Periodic:

@@ -43,7 +43,7 @@ func writeFile(t *testing.T, path, data string) {
 func TestEventsListsSetAsideFiles(t *testing.T) {
 	a, _ := newTestAdapter(t)
 	a.opts.Adapters = []string{"web"}
-	dir := a.eventsDir()
+	dir := a.eventsDir().Path()
 	writeFile(t, filepath.Join(dir, "later.json"), `{"type": "one-shot", "channelId": "web/general", "text": "hi", "at": "2031-03-14T15:30:00+01:00"}`)
 	writeFile(t, filepath.Join(dir, ".invalid", "bad.json"), `{"type": "one-shot"}`)
 	writeFile(t, filepath.Join(dir, ".invalid", "bad.json.error.txt"),
@@ -71,7 +71,7 @@ func TestEventsFrameWhenTheDirectoryChanges(t *testing.T) {
 	defer w.stop()
 	c := a.live.subscribe()
 	drain(t, c) // hello
-	dir := a.eventsDir()
+	dir := a.eventsDir().Path()
 	// next waits for the frame that follows a change. A change seen in two bursts may send
 	// two frames, which does no harm; frames left from a change before are dropped first.
 	next := func(what string, change func()) {

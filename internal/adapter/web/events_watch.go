@@ -2,12 +2,11 @@ package web
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
 
+	"github.com/mom-agent/mom/internal/confined"
 	"github.com/mom-agent/mom/internal/events"
 )
 
@@ -27,10 +26,11 @@ type eventsWatch struct {
 
 // watchEvents starts watching workspace/events and the folder of invalid files in it.
 func (a *Adapter) watchEvents() (*eventsWatch, error) {
-	dir := a.eventsDir()
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	evDir := a.eventsDir()
+	if err := evDir.MkdirAll("", 0o755); err != nil {
 		return nil, fmt.Errorf("the events directory: %w", err)
 	}
+	dir := evDir.Path()
 	fsw, err := fsnotify.NewWatcher()
 	if err != nil {
 		return nil, fmt.Errorf("watching the events directory: %w", err)
@@ -39,15 +39,27 @@ func (a *Adapter) watchEvents() (*eventsWatch, error) {
 		fsw.Close()
 		return nil, fmt.Errorf("watching %s: %w", dir, err)
 	}
-	invalid := filepath.Join(dir, events.InvalidDir)
-	_ = fsw.Add(invalid) // absent until the first invalid file; added when it appears
 	w := &eventsWatch{fsw: fsw, done: make(chan struct{})}
-	go a.announceEvents(w, invalid)
+	a.watchInvalid(w, evDir) // absent until the first invalid file; added when it appears
+	go a.announceEvents(w, evDir)
 	return w, nil
 }
 
+// watchInvalid adds the folder of invalid events to the watch when it is a real directory:
+// a link a command put there is not followed, not even to watch it.
+func (a *Adapter) watchInvalid(w *eventsWatch, evDir confined.Dir) {
+	if fi, err := evDir.Stat(events.InvalidDir); err != nil || !fi.IsDir() {
+		return
+	}
+	invalid := evDir.Join(events.InvalidDir).Path()
+	if err := w.fsw.Add(invalid); err != nil {
+		a.log.Warn("could not watch the invalid events", "dir", invalid, "err", err)
+	}
+}
+
 // announceEvents sends an "events" frame once the directory has settled after changes.
-func (a *Adapter) announceEvents(w *eventsWatch, invalid string) {
+func (a *Adapter) announceEvents(w *eventsWatch, evDir confined.Dir) {
+	invalid := evDir.Join(events.InvalidDir).Path()
 	defer close(w.done)
 	// Armed (and re-armed) by each change; it fires once the directory has been quiet.
 	settled := time.AfterFunc(time.Hour, func() { a.live.broadcast(frame{Type: "events"}) })
@@ -60,9 +72,7 @@ func (a *Adapter) announceEvents(w *eventsWatch, invalid string) {
 				return
 			}
 			if ev.Name == invalid && ev.Has(fsnotify.Create) {
-				if err := w.fsw.Add(invalid); err != nil {
-					a.log.Warn("could not watch the invalid events", "dir", invalid, "err", err)
-				}
+				a.watchInvalid(w, evDir)
 			}
 			settled.Reset(eventsSettle)
 		case err, ok := <-w.fsw.Errors:
