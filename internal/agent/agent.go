@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"path/filepath"
 	"sync"
 	"time"
 
@@ -119,7 +118,7 @@ type Request struct {
 	// Sink receives the run's events; it may be nil.
 	Sink Sink
 	// Upload sends a file to the channel (the attach tool); nil where files cannot be sent.
-	Upload func(ctx context.Context, hostPath, title string) error
+	Upload func(ctx context.Context, f chat.File) error
 }
 
 // ErrBusy is returned in a Result's error when the channel already has a run.
@@ -262,10 +261,10 @@ func (a *Agent) fail(sink Sink, err error) Result {
 }
 
 func (a *Agent) toolEnv(req Request) tools.Env {
-	scratch := filepath.Join(req.Channel.Dir(), "scratch")
+	scratch := req.Channel.Files().Join("scratch")
 	ex := sandbox.ForRun(a.opts.Exec, a.scope(req))
 	return tools.Env{
-		Exec: ex, Cwd: ex.SandboxPath(scratch), ScratchDir: scratch,
+		Exec: ex, Cwd: ex.SandboxPath(scratch.Path()), Scratch: scratch,
 		Upload: req.Upload, Channel: req.Channel.Key(),
 	}
 }

@@ -1,6 +1,9 @@
 package chat
 
-import "context"
+import (
+	"context"
+	"io"
+)
 
 // Adapter connects mom to one platform account (the spec's PlatformAdapter). It turns platform
 // events into Messages for the Inbox and carries replies back. Every method must be safe to call
@@ -41,7 +44,16 @@ type Outgoing struct {
 
 // File is a file the bot uploads.
 type File struct {
-	// Path is the file's path on the host.
+	// Name is the file's name, as the chat shows it.
+	Name string
+	// Content holds the file's Size bytes. The attach tool opened the file where it checked
+	// it, and adapters read it only from here, never again by path, so a command cannot swap
+	// a link in between the check and the upload. Read it through io.NewSectionReader, so a
+	// retried upload starts again at the beginning.
+	Content io.ReaderAt
+	Size    int64
+	// Path is where the file is on the host, for showing (the terminal prints it); it is
+	// never opened.
 	Path string
 	// Title is shown instead of the file's name where the platform supports it.
 	Title string

@@ -60,8 +60,8 @@ func (r *platformReply) Event(ev agent.Event) {
 		r.p.mu.Unlock()
 	}
 }
-func (r *platformReply) Upload(context.Context, string, string) error { return nil }
-func (r *platformReply) Close(context.Context) error                  { return nil }
+func (r *platformReply) Upload(context.Context, chat.File) error { return nil }
+func (r *platformReply) Close(context.Context) error             { return nil }
 
 type hubRig struct {
 	hub   *Hub

@@ -19,8 +19,8 @@ type Replier interface {
 type Reply interface {
 	// Event receives the run's events in order; calls never overlap.
 	Event(ev agent.Event)
-	// Upload sends a file the agent attached (a host path) into this run's conversation.
-	Upload(ctx context.Context, hostPath, title string) error
+	// Upload sends a file the agent attached into this run's conversation.
+	Upload(ctx context.Context, f chat.File) error
 	// Close is called once, after agent_end, and returns when the reply's last platform call
 	// has finished, so that the next run in the channel starts after it.
 	Close(ctx context.Context) error

@@ -76,8 +76,9 @@ func (r *Reply) KeepTyping(ctx context.Context, every time.Duration, send func(c
 }
 
 // Upload sends a file the agent attached to where the reply is.
-func (r *Reply) Upload(ctx context.Context, hostPath, title string) error {
-	return r.to.Upload(ctx, r.channel, chat.File{Path: hostPath, Title: title, ThreadOf: r.threadOf})
+func (r *Reply) Upload(ctx context.Context, f chat.File) error {
+	f.ThreadOf = r.threadOf
+	return r.to.Upload(ctx, r.channel, f)
 }
 
 // Close stops the typing indicator and waits until the final state is on the platform.

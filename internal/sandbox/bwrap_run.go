@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"sync"
 	"time"
@@ -78,6 +79,12 @@ func (r *bwrapRun) Run(ctx context.Context, c Command) (int, error) {
 func (r *bwrapRun) Open(ctx context.Context, path string) (io.ReadCloser, error) {
 	v, _ := r.visible(ctx)
 	return r.cfg.ws.open(ctx, path, v)
+}
+
+// OpenHost opens a file in the workspace and returns it.
+func (r *bwrapRun) OpenHost(ctx context.Context, path string) (*os.File, error) {
+	v, _ := r.visible(ctx)
+	return r.cfg.ws.openHost(ctx, path, v)
 }
 
 // Stat reports on a file in the workspace.

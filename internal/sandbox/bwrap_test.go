@@ -317,8 +317,9 @@ func TestBwrapFileOpsFollowIsolation(t *testing.T) {
 			f.Close()
 			t.Errorf("opened %s", p)
 		}
-		if _, err := run.HostPath(p); err == nil {
-			t.Errorf("HostPath gave out %s", p)
+		if f, err := run.OpenHost(ctx, p); err == nil {
+			f.Close()
+			t.Errorf("OpenHost gave out %s", p)
 		}
 	}
 	if err := run.WriteFile(ctx, "/workspace/channels/a/c1/cfg", strings.NewReader("{}")); err == nil {
@@ -330,8 +331,10 @@ func TestBwrapFileOpsFollowIsolation(t *testing.T) {
 	if fi, err := run.Stat(ctx, "/workspace/channels/a/c1/log.jsonl"); err != nil || fi.Size != int64(len("log of c1\n")) {
 		t.Errorf("stat own log: %+v, %v", fi, err)
 	}
-	if p, err := run.HostPath("/workspace/channels/a/c1/log.jsonl"); err != nil || p != filepath.Join(ws, "channels/a/c1/log.jsonl") {
-		t.Errorf("HostPath = %q, %v", p, err)
+	if f, err := run.OpenHost(ctx, "/workspace/channels/a/c1/log.jsonl"); err != nil || f.Name() != filepath.Join(ws, "channels/a/c1/log.jsonl") {
+		t.Errorf("OpenHost = %v, %v", f, err)
+	} else {
+		f.Close()
 	}
 	if got := run.SandboxPath(filepath.Join(ws, "channels/a/c1/scratch")); got != "/workspace/channels/a/c1/scratch" {
 		t.Errorf("SandboxPath = %q", got)

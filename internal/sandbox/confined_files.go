@@ -15,6 +15,16 @@ import (
 // channel is reached.
 
 func (m workspaceMap) open(ctx context.Context, path string, v visibility) (io.ReadCloser, error) {
+	f, err := m.openHost(ctx, path, v)
+	if err != nil {
+		return nil, err
+	}
+	return ctxReadCloser{ctxReader{ctx, f}, f}, nil
+}
+
+// openHost opens the file the sandbox path names and returns the descriptor that passed
+// the checks.
+func (m workspaceMap) openHost(ctx context.Context, path string, v visibility) (*os.File, error) {
 	p, err := m.confine(path, v)
 	if err != nil {
 		return nil, err
@@ -27,7 +37,7 @@ func (m workspaceMap) open(ctx context.Context, path string, v visibility) (io.R
 		f.Close()
 		return nil, err
 	}
-	return ctxReadCloser{ctxReader{ctx, f}, f}, nil
+	return f, nil
 }
 
 // checkOpened looks at which file was really opened, through /proc/self/fd, so that a link

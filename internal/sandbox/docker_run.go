@@ -88,6 +88,11 @@ func (d *Docker) Open(ctx context.Context, path string) (io.ReadCloser, error) {
 	return d.ws.open(ctx, path, nil)
 }
 
+// OpenHost opens a file under /workspace and returns it.
+func (d *Docker) OpenHost(ctx context.Context, path string) (*os.File, error) {
+	return d.ws.openHost(ctx, path, nil)
+}
+
 // Stat reports on a file under /workspace.
 func (d *Docker) Stat(ctx context.Context, path string) (FileInfo, error) {
 	return d.ws.stat(ctx, path, nil)

@@ -10,11 +10,12 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
 	"time"
 )
 
 // Executor runs commands and file operations for the agent. Paths are as the sandbox sees them
-// (for docker, /workspace/...); HostPath and SandboxPath translate.
+// (for docker, /workspace/...); SandboxPath translates host paths into them.
 type Executor interface {
 	// Kind is "host", "docker" or "bwrap", for the system prompt and logs.
 	Kind() string
@@ -37,9 +38,11 @@ type Executor interface {
 	// a half-written file), creating missing parent directories.
 	WriteFile(ctx context.Context, path string, r io.Reader) error
 
-	// HostPath returns where a sandbox path lives on the host, or an error when it is not
-	// reachable from the host (for docker: outside the mounted workspace).
-	HostPath(path string) (string, error)
+	// OpenHost opens a regular file for reading on the host, with Open's checks, and
+	// returns the very descriptor that passed them: what is read from it is the file that
+	// was checked, whatever a command renames or links afterwards (attach uploads from it).
+	// The caller closes it.
+	OpenHost(ctx context.Context, path string) (*os.File, error)
 	// SandboxPath returns how the sandbox sees a host path inside the data directory.
 	SandboxPath(hostPath string) string
 }

@@ -9,23 +9,43 @@ import (
 
 // Open opens the file at path for reading.
 func (h *Host) Open(ctx context.Context, path string) (io.ReadCloser, error) {
-	p, err := h.HostPath(path)
-	if err != nil {
-		return nil, err
-	}
-	f, err := openHost(ctx, p)
+	f, err := h.OpenHost(ctx, path)
 	if err != nil {
 		return nil, err
 	}
 	return ctxReadCloser{ctxReader{ctx, f}, f}, nil
 }
 
-// openHost opens the host file p for reading, unless the run has ended.
+// OpenHost opens the file at path for reading and returns it.
+func (h *Host) OpenHost(ctx context.Context, path string) (*os.File, error) {
+	p, err := h.HostPath(path)
+	if err != nil {
+		return nil, err
+	}
+	return openHost(ctx, p)
+}
+
+// openHost opens the host file p for reading, unless the run has ended. It does not block
+// on a named pipe (a command can leave one where the model will read): anything but a
+// regular file or a directory is refused once opened.
 func openHost(ctx context.Context, p string) (*os.File, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return os.Open(p)
+	// O_NONBLOCK changes nothing for regular files and directories.
+	f, err := os.OpenFile(p, os.O_RDONLY|openNonblock, 0)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+		err = fmt.Errorf("%s is not a regular file (%v); the file tools read only files", p, fi.Mode().Type())
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
 }
 
 // ctxReadCloser is an open file whose reads stop when the run that opened it ends.

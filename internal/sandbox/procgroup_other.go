@@ -21,3 +21,6 @@ func killGroup(pid int) error {
 
 // exitCode returns the process's exit code.
 func exitCode(state *os.ProcessState) int { return state.ExitCode() }
+
+// openNonblock is 0 where named pipes do not block an open.
+const openNonblock = 0

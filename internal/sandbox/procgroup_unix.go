@@ -35,3 +35,6 @@ func exitCode(state *os.ProcessState) int {
 	}
 	return state.ExitCode()
 }
+
+// openNonblock opens without waiting for a writer of a named pipe.
+const openNonblock = syscall.O_NONBLOCK

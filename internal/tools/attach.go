@@ -6,8 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
+	"path"
+
+	"github.com/mom-agent/mom/internal/chat"
 )
 
 const attachDescription = `Share a file with the people in this conversation: it is uploaded to the current chat. Use it to send images, documents, or anything you produced that they should have as a file rather than as text.`
@@ -36,8 +37,9 @@ type attachArgs struct {
 	Title string `json:"title"`
 }
 
-// Run checks the file and hands its host path to env.Upload. The file is checked on the host
-// directly, not through the executor, because the host file is what Upload will send.
+// Run opens the file through the executor, which checks where it really is, and hands that
+// very descriptor to env.Upload: a command cannot swap the file for a link to config.json
+// between the check and the upload, because the upload never opens a path again.
 func (a *Attach) Run(ctx context.Context, env *Env, raw json.RawMessage) (Result, error) {
 	if env.Upload == nil {
 		return Result{}, errors.New("attaching files is not supported here")
@@ -46,24 +48,29 @@ func (a *Attach) Run(ctx context.Context, env *Env, raw json.RawMessage) (Result
 	if err := decodeArgs(raw, &args); err != nil {
 		return Result{}, err
 	}
-	hostPath, err := env.Exec.HostPath(resolvePath(env.Cwd, args.Path))
-	if err != nil {
-		return Result{}, fmt.Errorf("cannot attach %s: %w", args.Path, err)
-	}
-	fi, err := os.Stat(hostPath)
+	p := resolvePath(env.Cwd, args.Path)
+	f, err := env.Exec.OpenHost(ctx, p)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return Result{}, fmt.Errorf("File not found: %s", args.Path)
 	case err != nil:
 		return Result{}, fmt.Errorf("cannot attach %s: %w", args.Path, err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	switch {
+	case err != nil:
+		return Result{}, fmt.Errorf("cannot attach %s: %w", args.Path, err)
 	case !fi.Mode().IsRegular():
 		return Result{}, fmt.Errorf("cannot attach %s: it is not a regular file", args.Path)
 	}
+	name := path.Base(p)
 	title := args.Title
 	if title == "" {
-		title = filepath.Base(hostPath)
+		title = name
 	}
-	if err := env.Upload(ctx, hostPath, title); err != nil {
+	file := chat.File{Name: name, Content: f, Size: fi.Size(), Path: f.Name(), Title: title}
+	if err := env.Upload(ctx, file); err != nil {
 		return Result{}, fmt.Errorf("uploading %s failed: %w", args.Path, err)
 	}
 	return Result{Content: textContent("Attached file: " + title)}, nil

@@ -70,7 +70,7 @@ func (b *Bash) Run(ctx context.Context, env *Env, raw json.RawMessage) (Result, 
 		seconds = min(max(*args.Timeout, minBashTimeout), maxBashTimeout)
 	}
 
-	sink := newOutputSink(env.ScratchDir, env.Progress)
+	sink := newOutputSink(env.Scratch, env.Progress)
 	code, err := env.Exec.Run(ctx, sandbox.Command{
 		Script:  args.Command,
 		Dir:     env.Cwd,

@@ -2,11 +2,14 @@ package tools
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/mom-agent/mom/internal/confined"
 )
 
 func TestBashOutput(t *testing.T) {
@@ -97,7 +100,7 @@ func TestBashTruncatesByLines(t *testing.T) {
 	env := newEnv(t)
 	got, res := mustText(t, NewBash(), env, map[string]any{"command": "seq 1 10000"})
 	wantStart := numbered(10000)[len(numbered(8000)):]
-	if !strings.HasPrefix(got, strings.TrimSuffix(wantStart, "\n")+"\n\n[Showing lines 8001-10000 of 10000. Full output: "+env.ScratchDir+"/bash-") {
+	if !strings.HasPrefix(got, strings.TrimSuffix(wantStart, "\n")+"\n\n[Showing lines 8001-10000 of 10000. Full output: "+env.Scratch.Path()+"/bash-") {
 		t.Errorf("text ends %q", got[max(0, len(got)-200):])
 	}
 	if full := spilled(t, got); full != numbered(10000) {
@@ -164,7 +167,7 @@ func TestBashLargeOutputStreamsToFile(t *testing.T) {
 
 func TestBashWithoutScratchDirectory(t *testing.T) {
 	env := newEnv(t)
-	env.ScratchDir = ""
+	env.Scratch = confined.Dir{}
 	got, res := mustText(t, NewBash(), env, map[string]any{"command": "seq 1 3000"})
 	if !strings.HasSuffix(got, "\n\n[Showing lines 1001-3000 of 3000]") {
 		t.Errorf("text ends %q", got[max(0, len(got)-100):])
@@ -231,5 +234,28 @@ func BenchmarkBashOutput1MB(b *testing.B) {
 		if _, err := bash.Run(ctx, env, args); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestBashFullOutputNeverFollowsALink: a command can replace its scratch/ with a link to
+// any directory of the host; the full output of the next long command must not be written
+// there.
+func TestBashFullOutputNeverFollowsALink(t *testing.T) {
+	env := newEnv(t)
+	ws, outside := t.TempDir(), t.TempDir()
+	if err := os.MkdirAll(filepath.Join(ws, "ch"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(ws, "ch", "scratch")); err != nil {
+		t.Fatal(err)
+	}
+	env.Scratch = confined.Root(ws).Join("ch", "scratch")
+	_, res := mustText(t, NewBash(), env, map[string]any{"command": "seq 1 3000"})
+	d := res.Details.(*bashDetails)
+	if d.FullOutputPath != "" || !strings.Contains(d.FullOutputError, "symbolic link") {
+		t.Errorf("details %+v, want the link named as why the full output was not saved", d)
+	}
+	if ents, _ := os.ReadDir(outside); len(ents) != 0 {
+		t.Errorf("the full output went through the link: %v", ents)
 	}
 }

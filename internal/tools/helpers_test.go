@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mom-agent/mom/internal/confined"
 	"github.com/mom-agent/mom/internal/llm"
 	"github.com/mom-agent/mom/internal/sandbox"
 )
@@ -26,7 +27,7 @@ func newEnv(t testing.TB) *Env {
 	if err := os.Mkdir(scratch, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	return &Env{Exec: h, Cwd: scratch, ScratchDir: scratch}
+	return &Env{Exec: h, Cwd: scratch, Scratch: confined.Root(scratch)}
 }
 
 // call validates args against tool's schema, as the agent does, then runs the tool.

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"time"
+
+	"github.com/mom-agent/mom/internal/confined"
 )
 
 // tailKeep is how much of a command's output the sink holds in memory once the output is over
@@ -26,8 +28,9 @@ type outputSink struct {
 	curLine  int // bytes of the line being written, after the last newline
 	prevLine int // bytes of the line the last newline ended
 
-	spillDir  string // host directory for the full output; "" disables saving it
-	spillPath string
+	spillDir  confined.Dir // where the full output goes (the channel's scratch/); zero disables saving it
+	spillName string       // the file's name in spillDir
+	spillPath string       // the same on the host
 	spillFile *os.File
 	spillBuf  *bufio.Writer
 	spillErr  error
@@ -35,7 +38,7 @@ type outputSink struct {
 	progress func(string)
 }
 
-func newOutputSink(spillDir string, progress func(string)) *outputSink {
+func newOutputSink(spillDir confined.Dir, progress func(string)) *outputSink {
 	return &outputSink{spillDir: spillDir, progress: progress}
 }
 
@@ -96,20 +99,21 @@ func (s *outputSink) overLimit() bool {
 }
 
 func (s *outputSink) startSpill() {
-	if s.spillDir == "" {
+	if s.spillDir.IsZero() {
 		s.spillErr = fmt.Errorf("no scratch directory to save it in")
 		return
 	}
-	if err := os.MkdirAll(s.spillDir, 0o755); err != nil {
+	// scratch/ is the command's own directory: it may have made it a link by now.
+	if err := s.spillDir.MkdirAll("", 0o755); err != nil {
 		s.spillErr = err
 		return
 	}
-	f, err := os.CreateTemp(s.spillDir, "bash-"+time.Now().Format("20060102-150405")+"-*.log")
+	f, name, err := s.spillDir.CreateTemp("", "bash-"+time.Now().Format("20060102-150405")+"-*.log")
 	if err != nil {
 		s.spillErr = err
 		return
 	}
-	s.spillFile, s.spillPath = f, f.Name()
+	s.spillFile, s.spillName, s.spillPath = f, name, f.Name()
 	s.spillBuf = bufio.NewWriterSize(f, 64<<10)
 	if _, err := s.spillBuf.Write(s.tail); err != nil {
 		s.stopSpill(err)
@@ -120,8 +124,8 @@ func (s *outputSink) startSpill() {
 func (s *outputSink) stopSpill(err error) {
 	s.spillErr = err
 	s.spillFile.Close()
-	os.Remove(s.spillPath)
-	s.spillFile, s.spillBuf, s.spillPath = nil, nil, ""
+	s.spillDir.Remove(s.spillName)
+	s.spillFile, s.spillBuf, s.spillName, s.spillPath = nil, nil, "", ""
 }
 
 // close finishes the saved full output, if any. The sink must not be written to afterwards.
@@ -136,8 +140,8 @@ func (s *outputSink) close() {
 	s.spillFile, s.spillBuf = nil, nil
 	if err != nil {
 		s.spillErr = err
-		os.Remove(s.spillPath)
-		s.spillPath = ""
+		s.spillDir.Remove(s.spillName)
+		s.spillName, s.spillPath = "", ""
 	}
 }
 

@@ -7,6 +7,8 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/mom-agent/mom/internal/chat"
+	"github.com/mom-agent/mom/internal/confined"
 	"github.com/mom-agent/mom/internal/llm"
 	"github.com/mom-agent/mom/internal/sandbox"
 )
@@ -38,14 +40,14 @@ type Env struct {
 	// Cwd is the working directory for commands and relative paths, as the sandbox sees it:
 	// the channel's scratch/ directory.
 	Cwd string
-	// ScratchDir is the same directory on the host, where full outputs of truncated commands
-	// are saved.
-	ScratchDir string
+	// Scratch is the same directory on the host, where full outputs of truncated commands
+	// are saved; the zero Dir saves none.
+	Scratch confined.Dir
 	// Channel is the channel of the run, as adapter/channel ("slack-acme/C123"); custom tools
 	// receive it as MOM_CHANNEL.
 	Channel string
-	// Upload sends a file (a host path) to the channel of the current run, and only there.
-	Upload func(ctx context.Context, hostPath, title string) error
+	// Upload sends a file to the channel of the current run, and only there.
+	Upload func(ctx context.Context, f chat.File) error
 	// Progress, when set, receives the partial output of a running tool (bash's tail), so
 	// people can watch a long command. It may be called from another goroutine than Run's,
 	// but never concurrently with itself and never after Run returns.

@@ -55,8 +55,8 @@ func (o *oneShot) Event(ev agent.Event) {
 	}
 }
 
-func (o *oneShot) Upload(ctx context.Context, hostPath, title string) error {
-	return o.a.Upload(ctx, o.a.opts.Channel, chat.File{Path: hostPath, Title: title})
+func (o *oneShot) Upload(ctx context.Context, f chat.File) error {
+	return o.a.Upload(ctx, o.a.opts.Channel, f)
 }
 
 // Close prints the answer and records how the run ended for the exit status.

@@ -72,8 +72,8 @@ func (r *reply) Event(ev agent.Event) {
 	}
 }
 
-func (r *reply) Upload(ctx context.Context, hostPath, title string) error {
-	return r.a.Upload(ctx, r.a.opts.Channel, chat.File{Path: hostPath, Title: title})
+func (r *reply) Upload(ctx context.Context, f chat.File) error {
+	return r.a.Upload(ctx, r.a.opts.Channel, f)
 }
 
 func (r *reply) Close(ctx context.Context) error {

@@ -198,9 +198,8 @@ func TestAdapterOutbound(t *testing.T) {
 	if th := s.Messages(id); len(th) != 1 || th[0].Content != "in the thread" {
 		t.Errorf("thread = %+v", th)
 	}
-	path := filepath.Join(t.TempDir(), "out.txt")
-	os.WriteFile(path, []byte("file body"), 0o644)
-	if err := a.Upload(ctx, general, chat.File{Path: path, Title: "Report"}); err != nil {
+	body := strings.NewReader("file body")
+	if err := a.Upload(ctx, general, chat.File{Name: "out.txt", Content: body, Size: body.Size(), Title: "Report"}); err != nil {
 		t.Fatal(err)
 	}
 	if ups := s.Uploads(); len(ups) != 1 || string(ups[0].Content) != "file body" || ups[0].Text != "**Report**" {

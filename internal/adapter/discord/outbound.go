@@ -5,9 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strconv"
 	"time"
 
@@ -152,13 +151,9 @@ func (a *Adapter) Delete(ctx context.Context, channelID, messageID string) error
 // Upload sends a file from the host into the channel (or the thread of f.ThreadOf) as a
 // message with the file attached; the title, when it says more than the name, is its text.
 func (a *Adapter) Upload(ctx context.Context, channelID string, f chat.File) error {
-	st, err := os.Stat(f.Path)
-	if err != nil {
-		return fmt.Errorf("upload to Discord: %w", err)
-	}
-	name := filepath.Base(f.Path)
-	if st.Size() > maxUpload {
-		return fmt.Errorf("upload to Discord: %s is %d MB, over Discord's %d MB limit for bots", name, st.Size()>>20, maxUpload>>20)
+	name := f.Name
+	if f.Size > maxUpload {
+		return fmt.Errorf("upload to Discord: %s is %d MB, over Discord's %d MB limit for bots", name, f.Size>>20, maxUpload>>20)
 	}
 	target, reply, err := a.threadFor(ctx, channelID, f.ThreadOf, "")
 	if err != nil {
@@ -169,11 +164,7 @@ func (a *Adapter) Upload(ctx context.Context, channelID string, f chat.File) err
 		text = a.format("**" + f.Title + "**")
 	}
 	err = a.rate.Do(ctx, func() error {
-		file, err := os.Open(f.Path)
-		if err != nil {
-			return err
-		}
-		defer file.Close()
+		file := io.NewSectionReader(f.Content, 0, f.Size)
 		mc := discord.MessageCreate{Content: text, Files: []*discord.File{discord.NewFile(name, "", file)}}
 		if reply != "" {
 			mc.MessageReference = &discord.MessageReference{MessageID: ptr(mustID(reply))}

@@ -4,8 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
+	"io"
 	"time"
 
 	slackgo "github.com/slack-go/slack"
@@ -89,21 +88,17 @@ func (a *Adapter) Delete(ctx context.Context, channelID, messageID string) error
 // Upload sends a file from the host into the channel (or a thread of it), through Slack's
 // three-step external upload.
 func (a *Adapter) Upload(ctx context.Context, channelID string, f chat.File) error {
-	st, err := os.Stat(f.Path)
-	if err != nil {
-		return fmt.Errorf("upload to Slack: %w", err)
+	name := f.Name
+	if f.Size == 0 {
+		return fmt.Errorf("upload to Slack: %s is empty, and Slack does not take empty files", name)
 	}
-	if st.Size() == 0 {
-		return fmt.Errorf("upload to Slack: %s is empty, and Slack does not take empty files", filepath.Base(f.Path))
-	}
-	name := filepath.Base(f.Path)
 	title := f.Title
 	if title == "" {
 		title = name
 	}
-	err = a.rate.Do(ctx, func() error {
+	err := a.rate.Do(ctx, func() error {
 		_, err := a.api.UploadFileContext(ctx, slackgo.UploadFileParameters{
-			File: f.Path, FileSize: int(st.Size()), Filename: name, Title: title,
+			Reader: io.NewSectionReader(f.Content, 0, f.Size), FileSize: int(f.Size), Filename: name, Title: title,
 			Channel: channelID, ThreadTimestamp: f.ThreadOf,
 		})
 		return err

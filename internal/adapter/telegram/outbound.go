@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
+	"io"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -167,15 +167,12 @@ func (a *Adapter) Upload(ctx context.Context, channelID string, f chat.File) err
 	if err != nil {
 		return err
 	}
-	name := filepath.Base(f.Path)
-	st, err := os.Stat(f.Path)
+	name := f.Name
 	switch {
-	case err != nil:
-		return fmt.Errorf("upload to Telegram: %w", err)
-	case st.Size() == 0:
+	case f.Size == 0:
 		return fmt.Errorf("upload to Telegram: %s is empty, and Telegram does not take empty files", name)
-	case st.Size() > maxUpload:
-		return fmt.Errorf("upload to Telegram: %s is %d MB, and bots may send files only up to %d MB", name, st.Size()>>20, maxUpload>>20)
+	case f.Size > maxUpload:
+		return fmt.Errorf("upload to Telegram: %s is %d MB, and bots may send files only up to %d MB", name, f.Size>>20, maxUpload>>20)
 	}
 	replyTo, _ := strconv.Atoi(f.ThreadOf)
 	var reply *models.ReplyParameters
@@ -191,12 +188,8 @@ func (a *Adapter) Upload(ctx context.Context, channelID string, f chat.File) err
 	}
 	upload := func(photo bool) error {
 		return a.rate.Do(ctx, func() error {
-			data, err := os.Open(f.Path)
-			if err != nil {
-				return err
-			}
-			defer data.Close()
-			in := &models.InputFileUpload{Filename: name, Data: data}
+			in := &models.InputFileUpload{Filename: name, Data: io.NewSectionReader(f.Content, 0, f.Size)}
+			var err error
 			if photo {
 				_, err = a.api.SendPhoto(ctx, &bot.SendPhotoParams{ChatID: chatID, MessageThreadID: topic, Photo: in,
 					Caption: caption, ReplyParameters: reply})
@@ -207,8 +200,8 @@ func (a *Adapter) Upload(ctx context.Context, channelID string, f chat.File) err
 			return err
 		})
 	}
-	if photoExts[strings.ToLower(filepath.Ext(name))] && st.Size() <= maxPhoto {
-		if err = upload(true); err == nil || !errors.Is(err, bot.ErrorBadRequest) {
+	if photoExts[strings.ToLower(filepath.Ext(name))] && f.Size <= maxPhoto {
+		if err := upload(true); err == nil || !errors.Is(err, bot.ErrorBadRequest) {
 			return uploadErr(name, channelID, err)
 		}
 		a.log.Info("Telegram would not take the picture as a photo; sending it as a file", "file", name, "err", err)

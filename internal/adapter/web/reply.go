@@ -4,8 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
+	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -106,8 +105,8 @@ func (r *reply) Event(ev agent.Event) {
 }
 
 // Upload offers a file the agent attached for download.
-func (r *reply) Upload(ctx context.Context, hostPath, title string) error {
-	return r.a.Upload(ctx, r.channel, chat.File{Path: hostPath, Title: title})
+func (r *reply) Upload(ctx context.Context, f chat.File) error {
+	return r.a.Upload(ctx, r.channel, f)
 }
 
 // Close has nothing to wait for: frames are queued per browser.
@@ -166,19 +165,14 @@ func (a *Adapter) Upload(ctx context.Context, channelID string, f chat.File) err
 	if err != nil {
 		return err
 	}
-	src, err := os.Open(f.Path)
-	if err != nil {
-		return fmt.Errorf("attach to the web chat: %w", err)
-	}
-	defer src.Close()
 	now := time.Now()
-	att, err := ch.SaveAttachment(filepath.Base(f.Path), now, src, maxShare)
+	att, err := ch.SaveAttachment(f.Name, now, io.NewSectionReader(f.Content, 0, f.Size), maxShare)
 	if err != nil {
 		return fmt.Errorf("attach to the web chat: %w", err)
 	}
 	title := f.Title
 	if title == "" {
-		title = filepath.Base(f.Path)
+		title = f.Name
 	}
 	m := chat.Message{
 		ID: "mom-file-" + strconv.FormatInt(now.UnixNano(), 10), ChannelID: channelID, TS: now,
