@@ -2,7 +2,7 @@ package agent
 
 import (
 	"encoding/base64"
-	"os"
+	"io"
 	"path"
 	"path/filepath"
 	"strings"
@@ -49,12 +49,18 @@ func (a *Agent) inlineImage(req Request, att chat.Attachment) (llm.Content, bool
 	if !ok || att.LocalPath == "" || !a.opts.Model.Images {
 		return llm.Content{}, false
 	}
-	file := filepath.Join(req.Channel.Dir(), filepath.FromSlash(att.LocalPath))
-	info, err := os.Stat(file)
-	if err != nil || info.Size() > maxInlineImage || !info.Mode().IsRegular() {
+	// Opened without following links: a command could have replaced the picture with a
+	// link to a key or to config.json, which would then go to the model.
+	f, err := req.Channel.OpenAttachment(att.LocalPath)
+	if err != nil {
 		return llm.Content{}, false
 	}
-	data, err := os.ReadFile(file)
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil || info.Size() > maxInlineImage {
+		return llm.Content{}, false
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxInlineImage))
 	if err != nil {
 		return llm.Content{}, false
 	}

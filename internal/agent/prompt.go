@@ -2,7 +2,6 @@ package agent
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -17,10 +16,7 @@ import (
 func (a *Agent) systemPrompt(req Request, custom []llm.Tool) string {
 	ex := a.opts.Exec
 	ch := req.Channel
-	found, errs := skills.Discover(
-		filepath.Join(a.store.Workspace(), "skills"),
-		filepath.Join(ch.Dir(), "skills"),
-	)
+	found, errs := skills.Discover(a.store.WorkspaceDir().Join("skills"), ch.Files().Join("skills"))
 	for _, err := range errs {
 		a.opts.Logger.Warn("skipping a skill", "channel", ch.Key(), "err", err)
 	}

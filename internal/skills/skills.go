@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/mom-agent/mom/internal/confined"
 )
 
 // Skill is one discovered skill.
@@ -27,9 +29,13 @@ const FileName = "SKILL.md"
 // and the channel's skills/ after it. A skill whose frontmatter says
 // "disable-model-invocation: true" is left out, and so hides an earlier one of the same name.
 //
-// The errors describe skills that were skipped (no description, unreadable, duplicate name) for
-// the caller to log; they never stop discovery.
-func Discover(dirs ...string) ([]Skill, []error) {
+// The skills directories are in the workspace, where commands write, so they are read
+// through package confined: a symbolic link (to a folder elsewhere, to another channel's
+// skills) is not followed but reported, and so is a skills directory that is itself a link.
+//
+// The errors describe skills that were skipped (no description, unreadable, duplicate name,
+// a link) for the caller to log; they never stop discovery.
+func Discover(dirs ...confined.Dir) ([]Skill, []error) {
 	w := walker{}
 	var byName map[string]Skill
 	for _, dir := range dirs {

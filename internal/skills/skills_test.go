@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mom-agent/mom/internal/confined"
 )
 
 // write creates a file with its parent directories.
@@ -48,7 +50,7 @@ func TestDiscoverOverrides(t *testing.T) {
 	write(t, filepath.Join(ch, "hide-secret", FileName), "---\nname: secret\ndescription: x\ndisable-model-invocation: true\n---\n")
 	write(t, filepath.Join(ch, "zeta", FileName), skillMD("zeta", "channel zeta"))
 
-	got, errs := Discover(ws, ch, filepath.Join(root, "missing"))
+	got, errs := Discover(confined.Root(ws), confined.Root(ch), confined.Root(filepath.Join(root, "missing")))
 	if len(errs) > 0 {
 		t.Fatalf("errors: %v", errs)
 	}
@@ -75,7 +77,7 @@ func TestDiscoverSkipsAndReports(t *testing.T) {
 	write(t, filepath.Join(dir, "outer", FileName), skillMD("outer", "outer"))
 	write(t, filepath.Join(dir, "outer", "nested", FileName), skillMD("nested", "inside another skill"))
 
-	got, errs := Discover(dir)
+	got, errs := Discover(confined.Root(dir))
 	if want := "dup=first, inner=grouped, outer=outer"; names(got) != want {
 		t.Errorf("skills = %s\nwant     %s", names(got), want)
 	}
@@ -94,7 +96,10 @@ func TestDiscoverSkipsAndReports(t *testing.T) {
 	}
 }
 
-func TestDiscoverFollowsSymlinksWithoutLooping(t *testing.T) {
+// TestDiscoverSkipsLinks: links in a skills directory are reported, never followed. The
+// skills directories are in the workspace, where a command can point a link at another
+// channel's skills (which its own sandbox hides) or at a folder outside.
+func TestDiscoverSkipsLinks(t *testing.T) {
 	root := t.TempDir()
 	dir := filepath.Join(root, "skills")
 	shared := filepath.Join(root, "shared", "pdf")
@@ -112,16 +117,21 @@ func TestDiscoverFollowsSymlinksWithoutLooping(t *testing.T) {
 			t.Skip("symlinks not supported:", err)
 		}
 	}
-	got, errs := Discover(dir)
-	if len(errs) > 0 {
-		t.Errorf("errors: %v", errs)
-	}
-	if want := "own=own, pdf=linked in"; names(got) != want {
+	got, errs := Discover(confined.Root(root).Join("skills"))
+	if want := "own=own"; names(got) != want {
 		t.Errorf("skills = %s\nwant     %s", names(got), want)
+	}
+	if len(errs) != len(links) {
+		t.Errorf("%d errors, want one per link: %v", len(errs), errs)
+	}
+	for _, err := range errs {
+		if !strings.Contains(err.Error(), "is a symbolic link") && !strings.Contains(err.Error(), "it is a symbolic link") {
+			t.Errorf("error does not say why: %v", err)
+		}
 	}
 }
 
-func TestDiscoverRootIsSymlink(t *testing.T) {
+func TestDiscoverRootIsALink(t *testing.T) {
 	root := t.TempDir()
 	real := filepath.Join(root, "real")
 	write(t, filepath.Join(real, "x", FileName), skillMD("x", "d"))
@@ -129,9 +139,9 @@ func TestDiscoverRootIsSymlink(t *testing.T) {
 	if err := os.Symlink(real, link); err != nil {
 		t.Skip("symlinks not supported:", err)
 	}
-	got, errs := Discover(link)
-	if len(errs) > 0 || len(got) != 1 || got[0].Dir != filepath.Join(link, "x") {
-		t.Errorf("got %+v, %v", got, errs)
+	got, errs := Discover(confined.Root(root).Join("link"))
+	if len(got) != 0 || len(errs) != 1 || !strings.Contains(errs[0].Error(), "is a symbolic link") {
+		t.Errorf("a skills directory that is a link: got %+v, %v", got, errs)
 	}
 }
 
@@ -150,7 +160,7 @@ func BenchmarkDiscover(b *testing.B) {
 	ws, ch := filepath.Join(root, "ws"), filepath.Join(root, "channel", "skills")
 	b.ReportAllocs()
 	for b.Loop() {
-		if s, _ := Discover(ws, ch); len(s) != 20 {
+		if s, _ := Discover(confined.Root(ws), confined.Root(ch)); len(s) != 20 {
 			b.Fatal(len(s))
 		}
 	}

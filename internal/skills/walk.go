@@ -5,9 +5,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
-	"path/filepath"
+	"path"
 	"strings"
+
+	"github.com/mom-agent/mom/internal/confined"
 )
 
 // maxDepth is how far below a skills directory a SKILL.md is looked for: deep enough for
@@ -23,88 +24,71 @@ type walker struct {
 }
 
 // scan returns the skills under one skills directory, in the order of their paths. Within one
-// directory the first of two skills with the same name wins.
-func (w *walker) scan(root string) []found {
-	entries, err := os.ReadDir(root)
+// directory the first of two skills with the same name wins. Links are not followed (see
+// Discover), so no folder can be reached twice and no loop is possible.
+func (w *walker) scan(root confined.Dir) []found {
+	entries, err := root.ReadDir("")
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			w.errs = append(w.errs, fmt.Errorf("looking for skills in %s: %w", root, err))
 		}
 		return nil
 	}
-	real, err := filepath.EvalSymlinks(root)
-	if err != nil {
-		w.errs = append(w.errs, fmt.Errorf("looking for skills in %s: %w", root, err))
-		return nil
-	}
-	s := scanState{visited: map[string]bool{real: true}, byName: map[string]string{}}
-	w.dir(&s, root, real, entries, 1)
+	s := scanState{root: root, byName: map[string]string{}}
+	w.dir(&s, "", entries, 1)
 	return s.found
 }
 
 type scanState struct {
-	// visited holds the real paths of the directories entered, so a symlink back to an
-	// ancestor (or a second link to the same folder) is not followed again.
-	visited map[string]bool
+	root confined.Dir
 	// byName maps a skill name to the SKILL.md that defined it first.
 	byName map[string]string
 	found  []found
 }
 
-func (w *walker) dir(s *scanState, dir, real string, entries []fs.DirEntry, depth int) {
+// dir looks at the entries of the folder rel (relative to the skills directory).
+func (w *walker) dir(s *scanState, rel string, entries []fs.DirEntry, depth int) {
 	for _, e := range entries {
 		name := e.Name()
 		if strings.HasPrefix(name, ".") || name == "node_modules" {
 			continue
 		}
-		path := filepath.Join(dir, name)
-		childReal := filepath.Join(real, name)
+		child := path.Join(rel, name)
 		switch {
 		case e.IsDir():
+			w.folder(s, name, child, depth)
 		case e.Type()&fs.ModeSymlink != 0:
-			target, err := filepath.EvalSymlinks(path)
-			if err != nil {
-				continue // A dangling link is not a skill.
-			}
-			if info, err := os.Stat(target); err != nil || !info.IsDir() {
-				continue
-			}
-			childReal = target
-		default:
-			continue
+			w.errs = append(w.errs, skipped(s.root.Join(child).Path(), "it is a symbolic link, and skills are read only from real folders in the workspace (a command could point a link at another channel's files)"))
 		}
-		if s.visited[childReal] {
-			continue
-		}
-		s.visited[childReal] = true
-		w.folder(s, name, path, childReal, depth)
 	}
 }
 
 // folder handles one sub-folder: a skill when it holds SKILL.md, otherwise a group to look in.
-func (w *walker) folder(s *scanState, name, path, real string, depth int) {
-	file := filepath.Join(path, FileName)
-	f, err := os.Open(file)
+func (w *walker) folder(s *scanState, name, rel string, depth int) {
+	file := path.Join(rel, FileName)
+	f, err := s.root.Open(file)
 	if err == nil {
-		w.skill(s, name, path, file, f)
+		w.skill(s, name, rel, f)
 		return
 	}
 	if !errors.Is(err, fs.ErrNotExist) {
-		w.errs = append(w.errs, skipped(file, "%v", err))
+		w.errs = append(w.errs, skipped(s.root.Join(file).Path(), "%v", err))
 		return
 	}
 	if depth >= maxDepth {
 		return
 	}
-	entries, err := os.ReadDir(path)
+	entries, err := s.root.ReadDir(rel)
 	if err != nil {
-		w.errs = append(w.errs, fmt.Errorf("looking for skills in %s: %w", path, err))
+		w.errs = append(w.errs, fmt.Errorf("looking for skills in %s: %w", s.root.Join(rel), err))
 		return
 	}
-	w.dir(s, path, real, entries, depth+1)
+	w.dir(s, rel, entries, depth+1)
 }
 
-func (w *walker) skill(s *scanState, folderName, dir, file string, f *os.File) {
+func (w *walker) skill(s *scanState, folderName, rel string, f io.ReadCloser) {
+	dir := s.root.Join(rel).Path()
+	file := s.root.Join(rel, FileName).Path()
 	if w.buf == nil {
 		w.buf = make([]byte, maxHead)
 	}

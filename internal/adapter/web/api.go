@@ -8,7 +8,6 @@ import (
 	"io"
 	"mime/multipart"
 	"net/http"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -53,7 +52,7 @@ func (a *Adapter) createChannel(w http.ResponseWriter, r *http.Request) {
 	}
 	ch, err := a.opts.Store.Channel(a.opts.Name, name)
 	if err == nil {
-		err = os.MkdirAll(ch.Dir(), 0o755)
+		err = ch.Create()
 	}
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, fmt.Sprintf("could not create channel %s: %v", name, err))
@@ -251,7 +250,7 @@ func tooLargeOr(err error, status int) int {
 func discard(ch *store.Channel, atts []chat.Attachment) {
 	for _, att := range atts {
 		if att.LocalPath != "" {
-			os.Remove(filepath.Join(ch.Dir(), filepath.FromSlash(att.LocalPath)))
+			ch.RemoveAttachment(att.LocalPath)
 		}
 	}
 }
@@ -297,15 +296,15 @@ func (a *Adapter) download(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such file")
 		return
 	}
-	// OpenInRoot refuses symlinks that lead out of attachments/ as well.
-	f, err := os.OpenInRoot(filepath.Join(ch.Dir(), "attachments"), name)
+	// A link a command put in attachments/ (or in its place) is refused, never followed.
+	f, err := ch.OpenAttachment("attachments/" + name)
 	if err != nil {
 		writeError(w, http.StatusNotFound, "no file "+name+" in "+ch.Key())
 		return
 	}
 	defer f.Close()
 	st, err := f.Stat()
-	if err != nil || !st.Mode().IsRegular() {
+	if err != nil {
 		writeError(w, http.StatusNotFound, "no file "+name+" in "+ch.Key())
 		return
 	}
