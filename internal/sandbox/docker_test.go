@@ -205,6 +205,31 @@ func TestDockerStartupChecks(t *testing.T) {
 	})
 }
 
+// TestDockerWorkspaceThroughLink: a container made with the workspace's path through a
+// symbolic link (docker reports the path as it was given) mounts this workspace all the same.
+func TestDockerWorkspaceThroughLink(t *testing.T) {
+	for _, backend := range []string{"fake", "engine"} {
+		t.Run(backend, func(t *testing.T) {
+			data, ws := newDataDir(t)
+			link := filepath.Join(t.TempDir(), "data")
+			if err := os.Symlink(data, link); err != nil {
+				t.Fatal(err)
+			}
+			source, container := filepath.Join(link, "workspace"), "box"
+			if backend == "fake" {
+				withFakeDocker(t, ws, fakedocker.Options{MountSource: source})
+			} else {
+				e := dockertest.Require(t)
+				e.Use(t)
+				container = e.Container(t, source)
+			}
+			if _, err := NewDocker(context.Background(), ws, DockerOptions{Container: container}); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}
+
 // TestDockerRunEnvironment: a command gets the allowlisted variables, the ones config names
 // and the run's own, never mom's secrets or loader variables, and the container's PATH and
 // HOME rather than the host's; values travel in the client's environment, never on its
