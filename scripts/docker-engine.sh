@@ -66,15 +66,18 @@ docker_engine_start() {
 		--data-root "$state/data" --exec-root "$state/run" --pidfile "$state/dockerd.pid" \
 		--host "$host" --group "$(id -g)" --shutdown-timeout 2 \
 		</dev/null >"$state/dockerd.log" 2>&1 &
-	local version=""
+	local version="" waited="did not answer within ${docker_engine_wait}s"
 	while [ $((SECONDS - started)) -lt $docker_engine_wait ]; do
 		version=$("$client" -H "$host" version --format '{{.Server.Version}}' 2>/dev/null) && break
 		version=""
-		[ -d "/proc/$!" ] || break # dockerd (or sudo) exited
+		if [ ! -d "/proc/$!" ]; then # dockerd (or sudo) is gone
+			waited="exited"
+			break
+		fi
 		sleep 0.2
 	done
 	if [ -z "$version" ]; then
-		docker_engine_skip "dockerd did not answer within ${docker_engine_wait}s: $(grep . "$state/dockerd.log" | tail -n 1)"
+		docker_engine_skip "dockerd $waited: $(grep . "$state/dockerd.log" | tail -n 1)"
 		docker_engine_stop
 		return 0
 	fi

@@ -290,8 +290,8 @@ func TestSandboxDefault(t *testing.T) {
 // docker client and against a real engine (scripts/test starts one): commands run in the
 // container in the channel's scratch directory, what a command and the write tool write
 // appears on the host and is read back on the other side, paths are translated both ways,
-// secrets stay out, a timed-out command is killed inside the container, and a missing
-// container is explained with the command that creates it.
+// secrets stay out, `stop` and the timeout kill the command inside the container, and a
+// missing container is explained with the command that creates it.
 func TestSandboxDocker(t *testing.T) {
 	for _, backend := range []string{"fake", "engine"} {
 		t.Run(backend, func(t *testing.T) {
