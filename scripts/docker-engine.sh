@@ -1,8 +1,9 @@
 # Sourced by scripts/test: starts a private Docker engine for the docker sandbox's tests and
 # stops it again. Nothing comes from a registry: the engine is Debian's docker.io, and the
 # one image is busybox-static's binary imported as a root file system. The engine keeps its
-# state in a directory of its own under /tmp (never in the checkout, never /var/lib/docker),
-# listens on its own socket, and leaves any other Docker on this machine alone.
+# state in a directory of its own under /tmp, on a tmpfs where one can be mounted (never in
+# the checkout, never /var/lib/docker), listens on its own socket there, and leaves any other
+# Docker on this machine alone, other runs of scripts/test included.
 #
 # docker_engine_start exports, for the tests (internal/dockertest reads them):
 #   MOM_TEST_DOCKER=1, MOM_TEST_DOCKER_HOST (the socket), MOM_TEST_DOCKER_CLIENT (the client
@@ -15,11 +16,16 @@ docker_engine_wait=30
 docker_engine_image=mom-test-busybox
 docker_engine_state=""
 docker_engine_sudo=""
+docker_engine_pid="" # what was started: dockerd, or sudo running it
 
 # docker_engine_skip records why the docker rows are skipped and says so in one line.
 docker_engine_skip() {
 	export MOM_TEST_DOCKER_SKIP="$1"
 	echo "docker: tests skipped: $1"
+}
+
+docker_engine_install() {
+	$docker_engine_sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends docker.io
 }
 
 docker_engine_start() {
@@ -37,8 +43,10 @@ docker_engine_start() {
 	dockerd=$(PATH=$PATH:/usr/sbin:/sbin command -v dockerd || true)
 	if [ -z "$dockerd" ] || [ ! -x /usr/bin/docker ]; then
 		echo "installing: docker.io"
+		# apt-get update only when the package lists do not have it yet (scripts/test's need
+		# has usually just updated them).
 		local log
-		if ! log=$( { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends docker.io; } </dev/null 2>&1); then
+		if ! log=$( { docker_engine_install || { $sudo apt-get update -qq && docker_engine_install; }; } </dev/null 2>&1); then
 			docker_engine_skip "apt-get install docker.io failed: $(printf '%s\n' "$log" | grep . | tail -n 1)"
 			return 0
 		fi
@@ -66,18 +74,21 @@ docker_engine_start() {
 		--data-root "$state/data" --exec-root "$state/run" --pidfile "$state/dockerd.pid" \
 		--host "$host" --group "$(id -g)" --shutdown-timeout 2 \
 		</dev/null >"$state/dockerd.log" 2>&1 &
-	local version="" waited="did not answer within ${docker_engine_wait}s"
-	while [ $((SECONDS - started)) -lt $docker_engine_wait ]; do
+	docker_engine_pid=$!
+	local version="" waited="did not answer within ${docker_engine_wait}s" launched=$SECONDS
+	while [ $((SECONDS - launched)) -lt $docker_engine_wait ]; do
 		version=$("$client" -H "$host" version --format '{{.Server.Version}}' 2>/dev/null) && break
 		version=""
-		if [ ! -d "/proc/$!" ]; then # dockerd (or sudo) is gone
+		if ! docker_engine_ours "$state" "$docker_engine_pid"; then
 			waited="exited"
 			break
 		fi
 		sleep 0.2
 	done
 	if [ -z "$version" ]; then
-		docker_engine_skip "dockerd $waited: $(grep . "$state/dockerd.log" | tail -n 1)"
+		local last
+		last=$(tail -n 1 "$state/dockerd.log" 2>/dev/null || true)
+		docker_engine_skip "dockerd $waited${last:+: $last}"
 		docker_engine_stop
 		return 0
 	fi
@@ -117,32 +128,41 @@ docker_engine_image_build() {
 		"$client" -H "$host" import -c 'CMD ["sleep", "infinity"]' - "$docker_engine_image" >/dev/null
 }
 
-# docker_engine_ours reports whether process $2 is alive and was started for state $1 (its
-# command line names the state directory), so a pid read from a stale file is never killed.
+# docker_engine_ours reports whether process $2 is alive and ours: started for state $1 (its
+# command line names the state directory) or a child of this shell (the engine just launched,
+# before it has exec'd). A pid read from a stale file is never killed.
 docker_engine_ours() {
-	[ -r "/proc/$2/cmdline" ] && tr '\0' ' ' <"/proc/$2/cmdline" | grep -qF "$1/"
+	local stat
+	stat=$(sed 's/.*) //' "/proc/${2:-none}/stat" 2>/dev/null) || return 1
+	case $stat in Z* | X*) return 1 ;; esac # dead, not yet reaped
+	[ "$(echo "$stat" | cut -d' ' -f2)" = "$$" ] && return 0
+	tr '\0' ' ' <"/proc/$2/cmdline" | grep -qF "$1/"
 }
 
 docker_engine_stop() {
 	local state=$docker_engine_state sudo=$docker_engine_sudo
 	[ -n "$state" ] || return 0
 	docker_engine_state=""
-	local pid i=0
-	pid=$(cat "$state/dockerd.pid" 2>/dev/null || true)
-	if [ -n "$pid" ] && docker_engine_ours "$state" "$pid"; then
-		$sudo kill "$pid" 2>/dev/null || true
-		while docker_engine_ours "$state" "$pid" && [ $i -lt 100 ]; do
-			sleep 0.1
-			i=$((i + 1))
+	# dockerd's own pid, and what was started (the same, or sudo, which passes the signal on):
+	# the pid file may not be written yet when the engine is stopped right after its start.
+	local pids pid i=0
+	pids="$(cat "$state/dockerd.pid" 2>/dev/null || true) $docker_engine_pid"
+	for pid in $pids; do
+		docker_engine_ours "$state" "$pid" && { $sudo kill "$pid" 2>/dev/null || true; }
+	done
+	while [ $i -lt 100 ]; do
+		local alive=""
+		for pid in $pids; do
+			docker_engine_ours "$state" "$pid" && alive=1
 		done
-	fi
+		[ -n "$alive" ] || break
+		sleep 0.1
+		i=$((i + 1))
+	done
 	# A daemon that does not stop in 10 s is killed, with the containerd it started.
-	local cpid
-	cpid=$($sudo cat "$state/run/containerd/containerd.pid" 2>/dev/null || true)
-	for pid in $pid $cpid; do
-		if docker_engine_ours "$state" "$pid"; then
-			$sudo kill -9 "$pid" 2>/dev/null || true
-		fi
+	pids="$pids $($sudo cat "$state/run/containerd/containerd.pid" 2>/dev/null || true)"
+	for pid in $pids; do
+		docker_engine_ours "$state" "$pid" && { $sudo kill -9 "$pid" 2>/dev/null || true; }
 	done
 	# The tmpfs goes, and the bind mounts a killed daemon leaves of its own directories.
 	local m
