@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mom-agent/mom/internal/dockertest"
 	fakedocker "github.com/mom-agent/mom/internal/fake/docker"
 	fakellm "github.com/mom-agent/mom/internal/fake/llm"
 	fakeslack "github.com/mom-agent/mom/internal/fake/slack"
@@ -24,12 +25,7 @@ func sandboxWorld(t *testing.T, sandbox string) *world {
 	t.Helper()
 	w := newWorld(t)
 	w.env = append(w.env, sandboxSecrets...)
-	w.writeConfig(`{
-  "model": {"provider": "anthropic", "id": "claude-sonnet-4-5", "apiKey": "test-key", "baseUrl": "` + w.llm.URL() + `"},
-  "retry": {"maxRetries": 0},
-  ` + sandbox + `
-  "adapters": {"terminal": {"type": "cli"}},
-}`)
+	w.writeSandboxConfig(sandbox)
 	other := w.channelDir("terminal", "other")
 	if err := os.MkdirAll(other, 0o755); err != nil {
 		t.Fatal(err)
@@ -38,6 +34,18 @@ func sandboxWorld(t *testing.T, sandbox string) *world {
 		t.Fatal(err)
 	}
 	return w
+}
+
+// writeSandboxConfig writes a config with the fake model, the terminal and the given
+// sandbox section.
+func (w *world) writeSandboxConfig(sandbox string) {
+	w.t.Helper()
+	w.writeConfig(`{
+  "model": {"provider": "anthropic", "id": "claude-sonnet-4-5", "apiKey": "test-key", "baseUrl": "` + w.llm.URL() + `"},
+  "retry": {"maxRetries": 0},
+  ` + sandbox + `
+  "adapters": {"terminal": {"type": "cli"}},
+}`)
 }
 
 func needBwrap(t *testing.T) {
@@ -205,7 +213,13 @@ func sleeps(t *testing.T, n string) int {
 // command started, the backgrounded and the escaped ones too.
 func TestSandboxBwrapAbortAndTimeoutKillTree(t *testing.T) {
 	needBwrap(t)
-	w := sandboxWorld(t, `"sandbox": {"type": "bwrap"},`)
+	assertStopAndTimeoutKillTree(t, sandboxWorld(t, `"sandbox": {"type": "bwrap"},`))
+}
+
+// assertStopAndTimeoutKillTree checks that in w's sandbox `stop` and the bash timeout end
+// every process the command started, the backgrounded and the escaped ones too.
+func assertStopAndTimeoutKillTree(t *testing.T, w *world) {
+	t.Helper()
 	aborted, timedOut := uniqueSleep(), uniqueSleep()
 	w.llm.Enqueue(
 		bash(map[string]string{"tree": sleepTree(aborted)}),
@@ -221,9 +235,7 @@ func TestSandboxBwrapAbortAndTimeoutKillTree(t *testing.T) {
 
 	p.send("second")
 	p.waitFor("done")
-	if n := sleeps(t, timedOut); n != 0 {
-		t.Errorf("%d processes of the timed-out command survived", n)
-	}
+	eventually(t, "the timed-out command's processes to die", func() bool { return sleeps(t, timedOut) == 0 })
 	if r, _ := w.llm.Requests()[len(w.llm.Requests())-1].ToolResult("slow"); !strings.Contains(r.Text, "timed out") {
 		t.Errorf("slow command result: %+v", r)
 	}
@@ -274,80 +286,152 @@ func TestSandboxDefault(t *testing.T) {
 	}
 }
 
-// TestSandboxDocker drives the docker sandbox through a recording fake docker client: the
-// start-up checks, the exact exec arguments, paths translated both ways, secrets kept out,
-// and a timed-out command killed inside the container.
+// TestSandboxDocker runs the binary with the docker sandbox, against the recording fake
+// docker client and against a real engine (scripts/test starts one): commands run in the
+// container in the channel's scratch directory, what a command and the write tool write
+// appears on the host and is read back on the other side, paths are translated both ways,
+// secrets stay out, `stop` and the timeout kill the command inside the container, and a
+// missing container is explained with the command that creates it.
 func TestSandboxDocker(t *testing.T) {
-	w := sandboxWorld(t, `"sandbox": {"type": "docker", "container": "box", "env": ["GITHUB_TOKEN"]},`)
-	ws := filepath.Join(w.dir, "workspace")
-	bin := t.TempDir()
-	f, err := fakedocker.Install(bin, fakedocker.Options{Container: "box", Workspace: ws})
-	if err != nil {
-		t.Fatal(err)
+	for _, backend := range []string{"fake", "engine"} {
+		t.Run(backend, func(t *testing.T) {
+			w := sandboxWorld(t, "")
+			ws := filepath.Join(w.dir, "workspace")
+			if err := os.MkdirAll(ws, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			// inside is the workspace as commands see it; the fake runs them on the host.
+			container, inside := "box", ws
+			var fake *fakedocker.Fake
+			if backend == "fake" {
+				bin := t.TempDir()
+				var err error
+				if fake, err = fakedocker.Install(bin, fakedocker.Options{Container: "box", Workspace: ws}); err != nil {
+					t.Fatal(err)
+				}
+				w.env = pathFirst(w.env, bin)
+			} else {
+				e := dockertest.Require(t)
+				container, inside = e.Container(t, ws), "/workspace"
+				w.env = e.Environ(t, w.env)
+			}
+			w.writeSandboxConfig(`"sandbox": {"type": "docker", "container": "` + container + `", "env": ["GITHUB_TOKEN"]},`)
+			scratch := filepath.Join(w.channelDir("terminal", "local"), "scratch")
+
+			got, res := w.runResults(t,
+				fakellm.Calls(
+					fakellm.ToolCall{ID: "env", Name: "bash", Args: map[string]any{"label": "env", "command": "env | sort"}},
+					fakellm.ToolCall{ID: "file", Name: "bash", Args: map[string]any{"label": "file", "command": "echo report > r.txt && pwd"}},
+					fakellm.ToolCall{ID: "write", Name: "write", Args: map[string]any{"label": "w", "path": "notes/w.txt", "content": "written by the tool"}},
+				),
+				fakellm.Calls(
+					fakellm.ToolCall{ID: "read", Name: "read", Args: map[string]any{"label": "r", "path": "/workspace/channels/terminal/local/scratch/r.txt"}},
+					fakellm.ToolCall{ID: "attach", Name: "attach", Args: map[string]any{"label": "a", "path": "r.txt"}},
+					fakellm.ToolCall{ID: "cat", Name: "bash", Args: map[string]any{"label": "cat", "command": "cat notes/w.txt"}},
+				),
+			)
+			if res.code != 0 {
+				t.Fatalf("mom run exited %d\n%s", res.code, res.stderr)
+			}
+			env := got["env"]
+			if !strings.Contains(env, "GITHUB_TOKEN=ghp-e2e-secret\n") || strings.Contains(env, "xoxb-e2e-secret") || strings.Contains(env, "sk-e2e-secret") {
+				t.Errorf("container environment:\n%s", env)
+			}
+			if want := inside + "/channels/terminal/local/scratch"; got["file"] != want {
+				t.Errorf("the command ran in %q, want %q", got["file"], want)
+			}
+			for file, want := range map[string]string{"r.txt": "report\n", "notes/w.txt": "written by the tool"} {
+				if b, err := os.ReadFile(filepath.Join(scratch, file)); err != nil || string(b) != want {
+					t.Errorf("on the host, %s holds %q (%v), want %q", file, b, err, want)
+				}
+			}
+			if got["cat"] != "written by the tool" {
+				t.Errorf("the command read %q from the file the write tool wrote", got["cat"])
+			}
+			if r := w.llm.Requests()[2]; !strings.Contains(string(r.Body), "report") {
+				t.Errorf("read through the docker sandbox: %s", got["read"])
+			}
+			if !strings.Contains(res.stderr, "attached file: "+filepath.Join(scratch, "r.txt")) {
+				t.Errorf("attach did not translate the path to the host:\n%s", res.stderr)
+			}
+			if sys := w.llm.Requests()[0].System; !strings.Contains(sys, "Commands start in /workspace/channels/terminal/local/scratch") {
+				t.Errorf("system prompt paths are not the container's:\n%s", sys)
+			}
+			if fake != nil {
+				checkDockerExecs(t, fake)
+			}
+
+			// stop and the timeout kill the command inside the container, escaped processes too.
+			assertStopAndTimeoutKillTree(t, w)
+			if fake != nil {
+				checkDockerKills(t, fake)
+			}
+
+			// Without the container, mom says how to create it.
+			w.writeSandboxConfig(`"sandbox": {"type": "docker", "container": "mom-test-missing"},`)
+			res = w.mom("", "check", w.dir)
+			want := "docker run -d --init --restart unless-stopped --name mom-test-missing -v " + ws + ":/workspace alpine:latest sleep infinity"
+			if res.code == 0 || !strings.Contains(res.stderr, want) {
+				t.Errorf("check without the container: exit %d, want the command %q\n%s", res.code, want, res.stderr)
+			}
+		})
 	}
-	for i, kv := range w.env {
-		if strings.HasPrefix(kv, "PATH=") {
-			w.env[i] = "PATH=" + bin + ":" + strings.TrimPrefix(kv, "PATH=")
-		}
-	}
-	n := uniqueSleep()
-	got, res := w.runResults(t,
-		bash(map[string]string{"env": "env | sort", "file": "echo report > r.txt"}),
-		fakellm.Calls(
-			fakellm.ToolCall{ID: "read", Name: "read", Args: map[string]any{"label": "r", "path": "/workspace/channels/terminal/local/scratch/r.txt"}},
-			fakellm.ToolCall{ID: "attach", Name: "attach", Args: map[string]any{"label": "a", "path": "r.txt"}},
-		),
-		fakellm.Calls(fakellm.ToolCall{ID: "slow", Name: "bash", Args: map[string]any{"label": "slow", "command": sleepTree(n), "timeout": 1}}),
-	)
-	if res.code != 0 {
-		t.Fatalf("mom run exited %d\n%s", res.code, res.stderr)
-	}
+}
+
+// checkDockerExecs checks what mom asked of the fake docker client in TestSandboxDocker's
+// run: the start-up checks, then execs in the scratch directory that name the variables they
+// pass but hold no secret.
+func checkDockerExecs(t *testing.T, f *fakedocker.Fake) {
+	t.Helper()
 	calls, err := f.Calls()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(calls) < 6 || calls[0][0] != "version" || calls[1][0] != "inspect" {
+	if len(calls) < 5 || calls[0][0] != "version" || calls[1][0] != "inspect" {
 		t.Fatalf("docker calls %q", calls)
 	}
-	exec := calls[2]
-	wantHead := []string{"exec", "-w", "/workspace/channels/terminal/local/scratch"}
-	if !slices.Equal(exec[:3], wantHead) || !slices.Contains(exec, "GITHUB_TOKEN") || slices.Contains(exec, "SLACK_BOT_TOKEN") ||
-		!slices.Equal(exec[len(exec)-6:len(exec)-1], []string{"box", "sh", "-c", exec[len(exec)-3], "mom"}) {
-		t.Errorf("exec arguments %q", exec)
-	}
-	for _, a := range exec {
-		if strings.Contains(a, "e2e-secret") {
-			t.Errorf("a secret is on docker's command line: %q", exec)
+	for _, exec := range calls[2:] {
+		wantHead := []string{"exec", "-w", "/workspace/channels/terminal/local/scratch"}
+		if !slices.Equal(exec[:3], wantHead) || !slices.Contains(exec, "GITHUB_TOKEN") || slices.Contains(exec, "SLACK_BOT_TOKEN") ||
+			!slices.Equal(exec[len(exec)-6:len(exec)-1], []string{"box", "sh", "-c", exec[len(exec)-3], "mom"}) {
+			t.Errorf("exec arguments %q", exec)
+		}
+		for _, a := range exec {
+			if strings.Contains(a, "e2e-secret") {
+				t.Errorf("a secret is on docker's command line: %q", exec)
+			}
 		}
 	}
-	env := got["env"]
-	if !strings.Contains(env, "GITHUB_TOKEN=ghp-e2e-secret\n") || strings.Contains(env, "xoxb-e2e-secret") || strings.Contains(env, "sk-e2e-secret") {
-		t.Errorf("container environment:\n%s", env)
-	}
-	if r := w.llm.Requests()[2]; !strings.Contains(string(r.Body), "report") {
-		t.Errorf("read through the docker sandbox: %s", got["read"])
-	}
-	if !strings.Contains(res.stderr, "attached file: "+filepath.Join(ws, "channels/terminal/local/scratch/r.txt")) {
-		t.Errorf("attach did not translate the path to the host:\n%s", res.stderr)
-	}
-	if sys := w.llm.Requests()[0].System; !strings.Contains(sys, "Commands start in /workspace/channels/terminal/local/scratch") {
-		t.Errorf("system prompt paths are not the container's:\n%s", sys)
-	}
-	kill := calls[len(calls)-1]
-	if len(kill) != 7 || kill[0] != "exec" || kill[1] != "box" || !strings.Contains(kill[4], "kill -9") {
-		t.Errorf("last docker call %q, want the kill inside the container", kill)
-	}
-	eventually(t, "the timed-out command's processes to die", func() bool { return sleeps(t, n) == 0 })
+}
 
-	// Without the container, mom says how to create it.
-	if _, err := fakedocker.Install(bin, fakedocker.Options{Container: "other", Workspace: ws}); err != nil {
+// checkDockerKills checks that the stopped and the timed-out command were each killed inside
+// the container (exec box sh -c <kill script> mom <marker>), the timed-out one last.
+func checkDockerKills(t *testing.T, f *fakedocker.Fake) {
+	t.Helper()
+	calls, err := f.Calls()
+	if err != nil {
 		t.Fatal(err)
 	}
-	res = w.mom("", "check", w.dir)
-	want := "docker run -d --init --restart unless-stopped --name box -v " + ws + ":/workspace alpine:latest sleep infinity"
-	if res.code == 0 || !strings.Contains(res.stderr, want) {
-		t.Errorf("check without the container: exit %d, want the command %q\n%s", res.code, want, res.stderr)
+	kills := 0
+	for _, c := range calls {
+		if len(c) == 7 && c[0] == "exec" && c[1] == "box" && strings.Contains(c[4], "kill -9") {
+			kills++
+		}
 	}
+	if last := calls[len(calls)-1]; kills != 2 || last[1] != "box" {
+		t.Errorf("%d kills inside the container, want 2, the last call last; calls %q", kills, calls)
+	}
+}
+
+// pathFirst returns env with dir put first on its PATH.
+func pathFirst(env []string, dir string) []string {
+	out := slices.Clone(env)
+	for i, kv := range out {
+		if p, ok := strings.CutPrefix(kv, "PATH="); ok {
+			out[i] = "PATH=" + dir + string(os.PathListSeparator) + p
+		}
+	}
+	return out
 }
 
 // TestSandboxBwrapUserIsolationSlack: under user isolation, a command run for a person sees

@@ -102,12 +102,24 @@ func (d *Docker) check(ctx context.Context) error {
 		if filepath.Clean(m.Destination) != Inside {
 			continue
 		}
-		if src := filepath.Clean(m.Source); src == d.ws.host || src == d.ws.real {
+		if src := filepath.Clean(m.Source); src == d.ws.host || src == d.ws.real || sameDir(src, d.ws.real) {
 			return nil
 		}
 		return fmt.Errorf("container %s mounts %s at %s, not this workspace (%s). %s", d.container, m.Source, Inside, d.ws.host, recreate)
 	}
 	return fmt.Errorf("container %s does not mount the workspace at %s. %s", d.container, Inside, recreate)
+}
+
+// sameDir reports whether the host paths a and b name one directory. Docker reports a
+// mount's source as it was given to `docker run -v`, which may reach the workspace through a
+// symbolic link or another mount of it.
+func sameDir(a, b string) bool {
+	fa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	fb, err := os.Stat(b)
+	return err == nil && fa.IsDir() && os.SameFile(fa, fb)
 }
 
 // query runs one docker command and returns its standard output; the error carries its

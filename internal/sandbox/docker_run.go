@@ -20,8 +20,11 @@ const commandMarker = "MOM_COMMAND"
 // dockerKillTimeout bounds the docker exec that kills an aborted command.
 const dockerKillTimeout = 30 * time.Second
 
-// dockerShell runs the script ($1) with bash where the container has it, else with sh.
-const dockerShell = `command -v bash >/dev/null 2>&1 && exec bash -c "$1"; exec sh -c "$1"`
+// dockerShell runs the script ($1) with bash where the container has it, else with sh. Its
+// standard error goes into its standard output first: docker exec carries the two as
+// separate streams, which the client writes out in whatever order they reached it, so
+// without this an error could show before the output that preceded it.
+const dockerShell = `exec 2>&1; command -v bash >/dev/null 2>&1 && exec bash -c "$1"; exec sh -c "$1"`
 
 // dockerKill kills every process of the container whose environment holds the marker
 // MOM_COMMAND=$1. It looks three times, a tenth of a second apart, to catch a process that

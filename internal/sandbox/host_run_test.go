@@ -68,53 +68,6 @@ func run(t *testing.T, ctx context.Context, h *Host, c Command) (int, error) {
 	}
 }
 
-func TestRunExitCodes(t *testing.T) {
-	h := newTestHost(t)
-	for _, tc := range []struct {
-		script string
-		want   int
-	}{
-		{"true", 0},
-		{"false", 1},
-		{"exit 42", 42},
-		{"kill -9 $$", 128 + 9},
-	} {
-		code, err := run(t, context.Background(), h, Command{Script: tc.script})
-		if err != nil {
-			t.Fatalf("%q: %v", tc.script, err)
-		}
-		if code != tc.want {
-			t.Errorf("%q: exit code %d, want %d", tc.script, code, tc.want)
-		}
-	}
-}
-
-func TestRunCombinesOutputInOrder(t *testing.T) {
-	h := newTestHost(t)
-	var out bytes.Buffer
-	_, err := run(t, context.Background(), h, Command{
-		Script: "echo one; echo two >&2; echo three; echo four >&2",
-		Output: &out,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := out.String(), "one\ntwo\nthree\nfour\n"; got != want {
-		t.Errorf("output %q, want %q", got, want)
-	}
-}
-
-func TestRunStdinIsEmpty(t *testing.T) {
-	h := newTestHost(t)
-	var out bytes.Buffer
-	if _, err := run(t, context.Background(), h, Command{Script: "cat; echo done", Output: &out}); err != nil {
-		t.Fatal(err)
-	}
-	if out.String() != "done\n" {
-		t.Errorf("output %q: cat should read an empty stdin", out.String())
-	}
-}
-
 func TestRunDirectory(t *testing.T) {
 	h := newTestHost(t)
 	sub := filepath.Join(h.Workspace(), "sub")

@@ -22,6 +22,8 @@ type Options struct {
 	// MountSource is what `docker inspect` reports as the source of the /workspace mount;
 	// empty means Workspace. Set it to test a container that mounts something else.
 	MountSource string
+	// Unmounted makes the container mount nothing at /workspace.
+	Unmounted bool
 	// Stopped makes the container exist but not run.
 	Stopped bool
 	// Down makes the engine not answer, as when the daemon is not running.
@@ -42,8 +44,12 @@ func Install(dir string, opts Options) (*Fake, error) {
 	if source == "" {
 		source = opts.Workspace
 	}
-	vars := fmt.Sprintf("log=%s\ncontainer=%s\nworkspace=%s\nsource=%s\nrunning=%t\ndown=%t\n",
-		quote(f.log), quote(opts.Container), quote(opts.Workspace), quote(source), !opts.Stopped, opts.Down)
+	mounts := fmt.Sprintf(`[{"Type":"bind","Source":%q,"Destination":"/workspace","Mode":"","RW":true,"Propagation":"rprivate"}]`, source)
+	if opts.Unmounted {
+		mounts = "[]"
+	}
+	vars := fmt.Sprintf("log=%s\ncontainer=%s\nworkspace=%s\nmounts=%s\nrunning=%t\ndown=%t\n",
+		quote(f.log), quote(opts.Container), quote(opts.Workspace), quote(mounts), !opts.Stopped, opts.Down)
 	if err := os.WriteFile(f.Path, []byte("#!/bin/sh\n"+vars+script), 0o755); err != nil {
 		return nil, err
 	}
@@ -93,7 +99,7 @@ inspect)
 		echo "Error: No such container: $name" >&2
 		exit 1
 	fi
-	printf '%s [{"Type":"bind","Source":"%s","Destination":"/workspace","Mode":"","RW":true,"Propagation":"rprivate"}]\n' "$running" "$source"
+	printf '%s %s\n' "$running" "$mounts"
 	;;
 exec)
 	shift
