@@ -73,7 +73,7 @@ func (h hardening) describe(euid int) string {
 	if h.noNested {
 		who += " that cannot make another"
 	}
-	return "commands run " + who + " with every capability dropped and /proc read-only"
+	return "commands run " + who + ", with every capability dropped and /proc read-only"
 }
 
 // weaker explains, for the log and mom check, what the host lacks when Check had to settle
