@@ -169,10 +169,9 @@ func (b *Bwrap) Boundary() (description, weakened string) {
 	return st.hardening.describe(b.cfg.euid), st.weakened
 }
 
-// Scope returns the executor for one run: its commands see the run's channel, and under
-// IsolationUser the shared ones, and no other channel.
-// Under isolation none the scope still names the one channel directory its commands may
-// write.
+// Scope returns the executor for one run: its commands write the run's channel and read,
+// under IsolationUser, the shared ones and under IsolationNone all others; other channels
+// are not there.
 func (b *Bwrap) Scope(s Scope) Executor {
 	return &bwrapRun{cfg: b.cfg, scope: &s}
 }

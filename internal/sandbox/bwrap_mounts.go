@@ -96,13 +96,6 @@ func (m *mounts) problem(format string, args ...any) {
 	m.problems = append(m.problems, fmt.Sprintf(format, args...))
 }
 
-// close closes the files; bwrap has its own copies once started.
-func (m *mounts) close() {
-	for _, f := range m.files {
-		f.Close()
-	}
-}
-
 func sortedKeys(v visibility) []string {
 	keys := make([]string, 0, len(v))
 	for k := range v {
