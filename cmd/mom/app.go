@@ -90,7 +90,7 @@ func (a *app) build(std stdio) error {
 		return err
 	}
 	a.store = st
-	exec, err := newExecutor(context.Background(), &a.cfg.Sandbox, st.Workspace())
+	exec, err := newExecutor(context.Background(), &a.cfg.Sandbox, st.Workspace(), a.log)
 	if err != nil {
 		return err
 	}

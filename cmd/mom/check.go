@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 
@@ -25,7 +26,9 @@ func cmdCheck(args []string, std stdio) error {
 	if err := cfg.CheckServe(); err != nil {
 		return err
 	}
-	if _, err := newExecutor(context.Background(), &cfg.Sandbox, filepath.Join(dir, "workspace")); err != nil {
+	// What the sandbox finds wrong in channel directories is for the running mom to log.
+	quiet := slog.New(slog.DiscardHandler)
+	if _, err := newExecutor(context.Background(), &cfg.Sandbox, filepath.Join(dir, "workspace"), quiet); err != nil {
 		return err
 	}
 	for _, ac := range cfg.Adapters {

@@ -14,16 +14,17 @@ import (
 
 // newExecutor returns where tools run. When the config leaves the sandbox open it tries
 // bubblewrap first and settles sb (type, default isolation, and why) so that mom check and
-// the start-up log describe what was chosen. A configured sandbox that does not work is an
-// error, never silently replaced by the host.
-func newExecutor(ctx context.Context, sb *config.Sandbox, workspace string) (sandbox.Executor, error) {
+// the start-up log describe what was chosen, and how bubblewrap confines commands here. A
+// configured sandbox that does not work is an error, never silently replaced by the host.
+// log hears about what the sandbox finds wrong in channel directories.
+func newExecutor(ctx context.Context, sb *config.Sandbox, workspace string, log *slog.Logger) (sandbox.Executor, error) {
 	if err := applySandboxEnv(sb); err != nil {
 		return nil, err
 	}
 	var probed *sandbox.Bwrap
 	if sb.Type == "" {
 		var err error
-		probed, err = newBwrap(ctx, *sb, workspace)
+		probed, err = newBwrap(ctx, *sb, workspace, log)
 		if err := sb.Choose(err); err != nil {
 			return nil, err
 		}
@@ -32,13 +33,14 @@ func newExecutor(ctx context.Context, sb *config.Sandbox, workspace string) (san
 	}
 	switch sb.Type {
 	case config.SandboxBwrap:
-		if probed != nil {
-			return probed, nil // the probe was made from the same settings
+		b := probed // the probe was made from the same settings
+		if b == nil {
+			var err error
+			if b, err = newBwrap(ctx, *sb, workspace, log); err != nil {
+				return nil, fmt.Errorf("sandbox bwrap: %w", err)
+			}
 		}
-		b, err := newBwrap(ctx, *sb, workspace)
-		if err != nil {
-			return nil, fmt.Errorf("sandbox bwrap: %w", err)
-		}
+		sb.Boundary, sb.Weakened = b.Boundary()
 		return b, nil
 	case config.SandboxDocker:
 		d, err := sandbox.NewDocker(ctx, workspace, sandbox.DockerOptions{Container: sb.Container, Env: sb.Env})
@@ -70,9 +72,9 @@ func applySandboxEnv(sb *config.Sandbox) error {
 }
 
 // newBwrap makes the bubblewrap executor and checks that it works on this host.
-func newBwrap(ctx context.Context, sb config.Sandbox, workspace string) (*sandbox.Bwrap, error) {
+func newBwrap(ctx context.Context, sb config.Sandbox, workspace string, log *slog.Logger) (*sandbox.Bwrap, error) {
 	b, err := sandbox.NewBwrap(workspace, sandbox.BwrapOptions{
-		Isolation: sandbox.Isolation(sb.Isolation), Offline: sb.Offline, Env: sb.Env,
+		Isolation: sandbox.Isolation(sb.Isolation), Offline: sb.Offline, Env: sb.Env, Logger: log,
 	})
 	if err != nil {
 		return nil, err
@@ -89,7 +91,10 @@ func newBwrap(ctx context.Context, sb config.Sandbox, workspace string) (*sandbo
 func logSandbox(log *slog.Logger, sb config.Sandbox) {
 	switch sb.Type {
 	case config.SandboxBwrap:
-		log.Info("commands run in bubblewrap", "isolation", sb.Isolation, "network", !sb.Offline)
+		log.Info("commands run in bubblewrap", "isolation", sb.Isolation, "network", !sb.Offline, "boundary", sb.Boundary)
+		if sb.Weakened != "" {
+			log.Warn("the bubblewrap sandbox confines commands less on this host than it can", "why", sb.Weakened)
+		}
 		return
 	case config.SandboxDocker:
 		log.Info("commands run in docker", "container", sb.Container)

@@ -100,10 +100,13 @@ func TestSandboxBwrapChannelIsolation(t *testing.T) {
 	needBwrap(t)
 	w := sandboxWorld(t, `"sandbox": {"type": "bwrap"},`)
 	got, res := w.runResults(t, bash(map[string]string{
-		"other":  "cat /workspace/channels/terminal/other/log.jsonl",
-		"env":    "env",
-		"config": "cat /workspace/../config.json " + filepath.Join(w.dir, "config.json") + "; ls -A /workspace/..",
-		"write":  "echo written > out.txt && pwd",
+		"other":   "cat /workspace/channels/terminal/other/log.jsonl",
+		"env":     "env",
+		"config":  "cat /workspace/../config.json " + filepath.Join(w.dir, "config.json") + "; ls -A /workspace/..",
+		"write":   "echo written > out.txt && pwd",
+		"history": "echo forged >> ../log.jsonl; echo '{}' >> ../context.jsonl; mv ../log.jsonl ../old.jsonl; cat ../log.jsonl | wc -l",
+		"caps":    "grep ^CapEff /proc/self/status",
+		"umount":  "umount -l /workspace/channels; ls /workspace/channels/terminal",
 	}))
 	if res.code != 0 {
 		t.Fatalf("mom run exited %d\n%s", res.code, res.stderr)
@@ -126,6 +129,24 @@ func TestSandboxBwrapChannelIsolation(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(filepath.Join(w.channelDir("terminal", "local"), "scratch", "out.txt")); string(b) != "written\n" {
 		t.Errorf("the file the command wrote holds %q", b)
+	}
+	local := w.channelDir("terminal", "local")
+	for _, name := range []string{"log.jsonl", "context.jsonl"} {
+		b, _ := os.ReadFile(filepath.Join(local, name))
+		for line := range strings.Lines(string(b)) {
+			if line == "forged\n" || line == "{}\n" {
+				t.Errorf("a command wrote %s:\n%s", name, b)
+			}
+		}
+	}
+	if o := got["history"]; !strings.Contains(o, "Read-only file system") || !strings.Contains(o, "Device or resource busy") {
+		t.Errorf("writing the history: %q", o)
+	}
+	if o := got["caps"]; o != "CapEff:\t0000000000000000" {
+		t.Errorf("capabilities in the sandbox: %q", o)
+	}
+	if o := got["umount"]; !strings.HasSuffix(o, "\nlocal") {
+		t.Errorf("after umount the command sees: %q", o)
 	}
 	if sys := w.llm.Requests()[0].System; !strings.Contains(sys, "bubblewrap sandbox") || !strings.Contains(sys, "you see only this channel's") {
 		t.Errorf("the system prompt does not describe the sandbox:\n%s", sys)
@@ -249,8 +270,12 @@ func TestSandboxDefault(t *testing.T) {
 	w := sandboxWorld(t, "")
 	w.env = slices.DeleteFunc(w.env, func(kv string) bool { return strings.HasPrefix(kv, "MOM_SANDBOX=") })
 	res := w.mom("", "check", w.dir)
-	if res.code != 0 || !strings.Contains(res.stdout, "sandbox:  bwrap, isolation channel, network on (only the workspace is writable); chosen because no sandbox is configured and bubblewrap works here") {
+	if res.code != 0 || !strings.Contains(res.stdout, "sandbox:  bwrap, isolation channel, network on (only the workspace is writable, and of channels/ only the run's own channel, whose history, log.jsonl and context.jsonl, is read-only; other channels are hidden); commands run ") ||
+		!strings.Contains(res.stdout, ", with every capability dropped and /proc read-only; chosen because no sandbox is configured and bubblewrap works here") {
 		t.Errorf("check with bubblewrap: exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	if os.Geteuid() == 0 && !strings.Contains(res.stdout, "commands run as uid 65534 (nobody) in a user namespace of their own") {
+		t.Errorf("check as root does not say commands run as nobody:\n%s", res.stdout)
 	}
 
 	// A bwrap that cannot make namespaces, first on PATH.

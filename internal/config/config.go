@@ -87,6 +87,13 @@ type Sandbox struct {
 	// Chosen says why Choose picked Type when the config left it open, for mom check and the
 	// start-up log; empty when the file or a flag named the type.
 	Chosen string
+	// Boundary says how the sandbox confines commands on this host, as mom found out when it
+	// made the sandbox (bwrap: capabilities, user namespace); empty until then. For mom check
+	// and the start-up log.
+	Boundary string
+	// Weakened says why the sandbox confines commands less on this host than it can
+	// elsewhere; empty when it does not. mom check and the start-up log warn with it.
+	Weakened string
 }
 
 // The sandbox types.

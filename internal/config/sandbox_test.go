@@ -86,7 +86,9 @@ func TestSandboxSummary(t *testing.T) {
 		want string
 	}{
 		{Sandbox{Type: SandboxBwrap, Isolation: IsolationUser, Offline: true, Env: []string{"GH_TOKEN"}},
-			"sandbox:  bwrap, isolation user, no network (only the workspace is writable); commands also get GH_TOKEN\n"},
+			"sandbox:  bwrap, isolation user, no network (only the workspace is writable, and of channels/ only the run's own channel, whose history, log.jsonl and context.jsonl, is read-only; the channels of the person who asked are read-only, the others hidden); commands also get GH_TOKEN\n"},
+		{Sandbox{Type: SandboxBwrap, Isolation: IsolationNone, Boundary: "commands run as root, with every capability dropped", Weakened: "no user namespace here"},
+			"sandbox:  bwrap, isolation none, network on (only the workspace is writable, and of channels/ only the run's own channel, whose history, log.jsonl and context.jsonl, is read-only; other channels are read-only); commands run as root, with every capability dropped; WARNING: no user namespace here\n"},
 		{Sandbox{Type: SandboxHost, Isolation: IsolationNone, Chosen: "no sandbox is configured and bubblewrap cannot be used: nope"},
 			"sandbox:  host (commands run directly on this machine, as this user, unisolated); no sandbox is configured and bubblewrap cannot be used: nope\n"},
 		{Sandbox{}, "sandbox:  not configured: bwrap where bubblewrap works, otherwise host\n"},

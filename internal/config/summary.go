@@ -87,13 +87,17 @@ func (c *Config) sandboxSummary() string {
 	var out string
 	switch s.Type {
 	case SandboxDocker:
-		out = fmt.Sprintf("docker, container %q (the workspace is /workspace inside it)", s.Container)
+		out = fmt.Sprintf("docker, container %q (the workspace is /workspace inside it; commands there can rewrite channel history, log.jsonl and context.jsonl, which only mom's file tools refuse to write)", s.Container)
 	case SandboxBwrap:
 		network := "network on"
 		if s.Offline {
 			network = "no network"
 		}
-		out = fmt.Sprintf("bwrap, isolation %s, %s (only the workspace is writable)", orDefault(s.Isolation, IsolationChannel), network)
+		iso := orDefault(s.Isolation, IsolationChannel)
+		out = fmt.Sprintf("bwrap, isolation %s, %s (only the workspace is writable, and of channels/ only the run's own channel, whose history, log.jsonl and context.jsonl, is read-only; %s)", iso, network, otherChannels(iso))
+		if s.Boundary != "" {
+			out += "; " + s.Boundary
+		}
 	case SandboxHost:
 		out = "host (commands run directly on this machine, as this user, unisolated)"
 	default:
@@ -102,10 +106,25 @@ func (c *Config) sandboxSummary() string {
 	if s.Chosen != "" {
 		out += "; " + s.Chosen
 	}
+	if s.Weakened != "" {
+		out += "; WARNING: " + s.Weakened
+	}
 	if len(s.Env) > 0 {
 		out += "; commands also get " + strings.Join(s.Env, ", ")
 	}
 	return out
+}
+
+// otherChannels says what a bwrap command sees of other channels' directories under
+// isolation iso.
+func otherChannels(iso string) string {
+	switch iso {
+	case IsolationNone:
+		return "other channels are read-only"
+	case IsolationUser:
+		return "the channels of the person who asked are read-only, the others hidden"
+	}
+	return "other channels are hidden"
 }
 
 // redactURL hides a password in a URL's user information and the query, where some servers

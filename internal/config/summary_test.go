@@ -23,7 +23,7 @@ func TestSummary(t *testing.T) {
 model:    openai/qwen3, thinking off
 key:      apiKey in config
 base URL: http://user:xxxxx@127.0.0.1:8000/v1?(hidden)
-sandbox:  docker, container "box" (the workspace is /workspace inside it)
+sandbox:  docker, container "box" (the workspace is /workspace inside it; commands there can rewrite channel history, log.jsonl and context.jsonl, which only mom's file tools refuse to write)
 retry:    up to 3 times, waiting 2s doubling to at most 60s
 adapters:
   terminal (cli): DMs from u1; admins me; when busy: queue

@@ -24,9 +24,11 @@ func TestEnvironmentSection(t *testing.T) {
 		not       []string
 	}{
 		{isolation: "channel", want: []string{"bubblewrap sandbox", "Only the workspace (/workspace) is writable", "background jobs included",
-			"under /workspace/channels you see only this channel's"}, not: []string{"no network", "directly on the host"}},
-		{isolation: "user", offline: true, want: []string{"channels the person who asked is in", "Commands have no network access."}},
-		{isolation: "none", not: []string{"hidden", "no network"}},
+			"under /workspace/channels you see only this channel's", "log.jsonl and context.jsonl are read-only"}, not: []string{"no network", "directly on the host"}},
+		{isolation: "user", offline: true, want: []string{"channels the person who asked is in, which you can read but not change",
+			"Commands have no network access.", "log.jsonl and context.jsonl are read-only"}},
+		{isolation: "none", want: []string{"read other channels' directories under /workspace/channels but not change them",
+			"log.jsonl and context.jsonl are read-only"}, not: []string{"hidden", "no network"}},
 	} {
 		p := bwrap
 		p.Isolation, p.Offline = tt.isolation, tt.offline

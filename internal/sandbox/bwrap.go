@@ -5,20 +5,25 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
 // Bwrap is the Executor that runs every command in a bubblewrap sandbox of its own (Linux):
 // the workspace read-write at /workspace, the system directories read-only with the secrets
-// in /etc covered, a private /tmp, /proc, /dev and home directory, no view of other processes
-// (mom's environment among them), and the network only when configured. Under channel or
-// user isolation, other channels' directories are not there at all. Everything a command
-// starts ends with it: its processes live in a PID namespace that dies when it exits, is
-// aborted or times out.
+// in /etc covered, a private /tmp, /dev and home directory, a read-only /proc of its own, no
+// view of other processes (mom's environment among them), and the network only when
+// configured. Commands have no capabilities, run in a user namespace of their own where the
+// kernel allows it (as uid 65534 when mom is root) and cannot make another. They write their
+// own channel's directory, but not its log.jsonl and context.jsonl, which only mom writes;
+// other channels' directories are read-only (isolation none, and the person's other channels
+// under user isolation) or not there at all. Everything a command starts ends with it: its
+// processes live in a PID namespace that dies when it exits, is aborted or times out.
 //
 // The file operations run on the host, confined to what the command would see; see
 // workspaceMap.
@@ -35,6 +40,9 @@ type BwrapOptions struct {
 	// Env names variables of mom's environment that reach commands besides the default
 	// allowlist (see WithEnvPassthrough). Loader variables never do.
 	Env []string
+	// Logger hears about files in channel directories that are not what mom made (a link in
+	// place of log.jsonl, say), which the sandbox then leaves out. Nil discards.
+	Logger *slog.Logger
 }
 
 // bwrapConfig is what every run of a Bwrap shares.
@@ -46,8 +54,19 @@ type bwrapConfig struct {
 	isolation Isolation
 	offline   bool
 	system    []string // systemMounts(), worked out once
+	euid      int      // mom's effective uid: as root, commands run as sandboxUID
+	log       *slog.Logger
 	// grace is how long Run waits for output after the shell is gone (see defaultOrphanGrace).
 	grace time.Duration
+	// state is how far bubblewrap locks commands down here; the strongest until Check finds
+	// that the host cannot do that.
+	state atomic.Pointer[bwrapState]
+}
+
+// bwrapState is what Check found out.
+type bwrapState struct {
+	hardening hardening
+	weakened  string // why hardening is weaker than hardenings[0]; "" when it is not
 }
 
 // NewBwrap returns a bubblewrap executor for the host directory workspace. It fails when
@@ -80,10 +99,15 @@ func NewBwrap(workspace string, opts BwrapOptions) (*Bwrap, error) {
 	env := newEnvBuilder(os.Environ(), opts.Env)
 	// The host's home and temporary directory do not exist inside; these do.
 	env.base = merge(env.base, []string{"HOME=" + sandboxHome, "TMPDIR=/tmp"})
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
 	cfg := &bwrapConfig{
 		ws: ws, bwrap: bw, shell: shell, env: env, isolation: iso, offline: opts.Offline,
-		system: systemMounts(), grace: defaultOrphanGrace,
+		system: systemMounts(), euid: os.Geteuid(), log: log, grace: defaultOrphanGrace,
 	}
+	cfg.state.Store(&bwrapState{hardening: hardenings[0]})
 	return &Bwrap{bwrapRun{cfg: cfg}}, nil
 }
 
@@ -98,9 +122,32 @@ func shown(p string) bool {
 	return false
 }
 
-// Check runs `true` in the sandbox, to find out whether bubblewrap works on this host (it
-// needs unprivileged user namespaces, or root). The error carries bwrap's own explanation.
+// Check finds out whether bubblewrap works on this host (it needs unprivileged user
+// namespaces, or root) and how far it can lock commands down: it runs `true` in the sandbox
+// at each level of hardenings, strongest first, and keeps the first that works. Boundary
+// says which, and why it is not the strongest. The error, when none works, carries bwrap's
+// own explanation.
 func (b *Bwrap) Check(ctx context.Context) error {
+	var first error
+	for _, h := range hardenings {
+		b.cfg.state.Store(&bwrapState{hardening: h})
+		err := b.try(ctx)
+		if err == nil {
+			if first != nil {
+				b.cfg.state.Store(&bwrapState{hardening: h, weakened: h.weaker(b.cfg.euid, first.Error())})
+			}
+			return nil
+		}
+		if first == nil {
+			first = err
+		}
+	}
+	b.cfg.state.Store(&bwrapState{hardening: hardenings[0]})
+	return fmt.Errorf("bubblewrap does not work here: %w", first)
+}
+
+// try runs `true` in the sandbox; the error carries what bwrap printed.
+func (b *Bwrap) try(ctx context.Context) error {
 	var out bytes.Buffer
 	code, err := b.Run(ctx, Command{Script: "true", Timeout: 30 * time.Second, Output: &out})
 	if err == nil && code != 0 {
@@ -108,34 +155,49 @@ func (b *Bwrap) Check(ctx context.Context) error {
 	}
 	if err != nil {
 		if msg := strings.TrimSpace(out.String()); msg != "" {
-			return fmt.Errorf("bubblewrap does not work here: %s (%w)", msg, err)
+			return fmt.Errorf("%s (%w)", msg, err)
 		}
-		return fmt.Errorf("bubblewrap does not work here: %w", err)
+		return err
 	}
 	return nil
 }
 
-// Scope returns the executor for one run: its commands see the run's channel, and under
-// IsolationUser the shared ones, and no other channel.
+// Boundary describes in words how commands are confined here, as Check found it, and when
+// that is weaker than elsewhere, why: for mom check and the start-up log.
+func (b *Bwrap) Boundary() (description, weakened string) {
+	st := b.cfg.state.Load()
+	return st.hardening.describe(b.cfg.euid), st.weakened
+}
+
+// Scope returns the executor for one run: its commands write the run's channel and read,
+// under IsolationUser, the shared ones and under IsolationNone all others; other channels
+// are not there.
 func (b *Bwrap) Scope(s Scope) Executor {
-	if b.cfg.isolation == IsolationNone {
-		return b
-	}
 	return &bwrapRun{cfg: b.cfg, scope: &s}
 }
 
-// args returns bwrap's command line for one command.
-func (c *bwrapConfig) args(v visibility, dir, script string) []string {
-	args := make([]string, 0, len(c.system)+16)
+// command returns the bwrap command for one command at hardening h, with the files its
+// options name by descriptor (already in cmd.ExtraFiles). own is the channel the command may
+// write, v the channels it may see (nil: all).
+func (c *bwrapConfig) command(h hardening, own string, v visibility, dir, script string) (*exec.Cmd, *mounts, error) {
+	m, err := c.channelMounts(own, v)
+	if err != nil {
+		return nil, nil, err
+	}
+	args := make([]string, 0, len(c.system)+len(m.args)+20)
 	args = append(args, "--unshare-all")
 	if !c.offline {
 		args = append(args, "--share-net")
 	}
 	args = append(args, "--die-with-parent", "--new-session")
+	args = append(args, h.args(c.euid)...)
 	args = append(args, c.system...)
 	args = append(args, "--bind", c.ws.host, Inside)
-	args = append(args, channelMounts(c.ws.host, v)...)
-	return append(args, "--chdir", dir, c.shell, "-c", script)
+	args = append(args, m.args...)
+	args = append(args, "--chdir", dir, c.shell, "-c", script)
+	cmd := exec.Command(c.bwrap, args...)
+	cmd.ExtraFiles = m.files
+	return cmd, m, nil
 }
 
 // channelKey returns the visibility key of a channel's host directory, or "" when dir is

@@ -1,10 +1,11 @@
 package sandbox
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
+	"strconv"
 )
 
 // systemDirs are the host directories a shell and the usual tools need, shown read-only.
@@ -61,8 +62,11 @@ func systemMounts() []string {
 			args = append(args, "--ro-bind", d, d)
 		}
 	}
+	// /proc is read-only as a whole: a command of root's keeps root's uid on the host even
+	// without capabilities, and root owns the files under /proc/sys (core_pattern, modprobe:
+	// programs the kernel runs as root on the host) and /proc/sysrq-trigger.
 	return append(args,
-		"--proc", "/proc",
+		"--proc", "/proc", "--remount-ro", "/proc",
 		"--dev", "/dev",
 		"--tmpfs", "/tmp",
 		"--tmpfs", sandboxHome,
@@ -74,25 +78,22 @@ func systemMounts() []string {
 // leaves there reaches the next. What must last goes in the workspace.
 const sandboxHome = "/home/mom"
 
-// channelMounts returns the bwrap arguments that hide every channel directory except the
-// visible ones: an empty directory over channels/, with the visible channels mounted back.
-// Hiding everything and adding back means a channel created while the command runs is
-// hidden too.
-func channelMounts(host string, v visibility) []string {
-	if v == nil {
-		return nil
-	}
-	channels := filepath.Join(Inside, "channels")
-	args := []string{"--tmpfs", channels}
-	for _, key := range sortedKeys(v) {
-		src := filepath.Join(host, key)
-		// Lstat: a channel directory replaced by a link must not mount what it points to.
-		if fi, err := os.Lstat(src); err != nil || !fi.IsDir() {
-			continue
-		}
-		args = append(args, "--bind", src, filepath.Join(Inside, key))
-	}
-	return args
+// mounts are bwrap options that name open files by descriptor, the files, and the problems
+// met while opening them, for mom's log.
+type mounts struct {
+	args     []string
+	files    []*os.File // files[i] is descriptor 3+i in bwrap (exec.Cmd.ExtraFiles)
+	problems []string
+}
+
+// bind adds the option opt (--bind-fd, --ro-bind-fd) mounting f at dest.
+func (m *mounts) bind(opt string, f *os.File, dest string) {
+	m.files = append(m.files, f)
+	m.args = append(m.args, opt, strconv.Itoa(2+len(m.files)), dest)
+}
+
+func (m *mounts) problem(format string, args ...any) {
+	m.problems = append(m.problems, fmt.Sprintf(format, args...))
 }
 
 func sortedKeys(v visibility) []string {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"sync"
 	"time"
 )
@@ -60,7 +59,8 @@ func (r *bwrapRun) Run(ctx context.Context, c Command) (int, error) {
 		}
 		dir = r.cfg.ws.sandboxPath(host)
 	}
-	env, err := r.cfg.env.build(c.Env)
+	h := r.cfg.state.Load().hardening
+	env, err := r.cfg.env.build(append(h.env(r.cfg.euid), c.Env...))
 	if err != nil {
 		return -1, fmt.Errorf("cannot run command: %w", err)
 	}
@@ -70,9 +70,24 @@ func (r *bwrapRun) Run(ctx context.Context, c Command) (int, error) {
 	if note != "" && c.Output != nil {
 		fmt.Fprintln(c.Output, note)
 	}
-	cmd := exec.Command(r.cfg.bwrap, r.cfg.args(v, dir, c.Script)...)
+	cmd, m, err := r.cfg.command(h, r.own(), v, dir, c.Script)
+	if err != nil {
+		return -1, fmt.Errorf("cannot run command: %w", err)
+	}
+	for _, p := range m.problems {
+		r.cfg.log.Warn("a channel directory holds something mom did not make there", "problem", p)
+	}
 	cmd.Env = env
 	return runProcess(ctx, cmd, c.Timeout, r.cfg.grace, c.Output)
+}
+
+// own returns the channel directory this run's commands and file tools may write (relative
+// to the workspace), "" when there is none.
+func (r *bwrapRun) own() string {
+	if r.scope == nil {
+		return ""
+	}
+	return r.cfg.channelKey(r.scope.Channel)
 }
 
 // Open opens a file in the workspace for reading.
@@ -93,10 +108,11 @@ func (r *bwrapRun) Stat(ctx context.Context, path string) (FileInfo, error) {
 	return r.cfg.ws.stat(ctx, path, v)
 }
 
-// WriteFile replaces a file in the workspace atomically.
+// WriteFile replaces a file in the workspace atomically: outside channels/ or in the run's
+// own channel, as a command could.
 func (r *bwrapRun) WriteFile(ctx context.Context, path string, rd io.Reader) error {
 	v, _ := r.visible(ctx)
-	return r.cfg.ws.writeFile(ctx, path, rd, v)
+	return r.cfg.ws.writeFile(ctx, path, rd, v, writableFor(r.own()))
 }
 
 // visible returns the channel directories this run may see (nil: all). When the membership

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 )
 
@@ -44,18 +45,25 @@ func (m workspaceMap) openHost(ctx context.Context, path string, v visibility) (
 // a running command swapped in between confine and open cannot hand out a file outside what
 // the run may see. Without /proc (not Linux) the check before opening has to do.
 func (m workspaceMap) checkOpened(f *os.File, path string, v visibility) error {
+	_, err := m.openedAt(f, path, v)
+	return err
+}
+
+// openedAt is checkOpened that also returns where f really is, relative to the workspace; ""
+// without /proc.
+func (m workspaceMap) openedAt(f *os.File, path string, v visibility) (string, error) {
 	real, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(int(f.Fd())))
 	if err != nil {
-		return nil
+		return "", nil
 	}
 	r, ok := within(m.real, real)
 	if !ok {
-		return &outsideError{path: path, link: true}
+		return "", &outsideError{path: path, link: true}
 	}
 	if !v.allows(r) {
-		return &hiddenError{path: path}
+		return "", &hiddenError{path: path}
 	}
-	return nil
+	return r, nil
 }
 
 func (m workspaceMap) stat(ctx context.Context, path string, v visibility) (FileInfo, error) {
@@ -66,13 +74,26 @@ func (m workspaceMap) stat(ctx context.Context, path string, v visibility) (File
 	return statHost(ctx, p)
 }
 
-func (m workspaceMap) writeFile(ctx context.Context, path string, r io.Reader, v visibility) error {
+// writeFile replaces the file at the sandbox path with r's contents, unless it is hidden (v),
+// not writable (w; nil: all is) or a file only mom writes.
+func (m workspaceMap) writeFile(ctx context.Context, path string, r io.Reader, v visibility, w writable) error {
 	p, err := m.confine(path, v)
 	if err != nil {
 		return err
 	}
 	rel, _ := within(m.host, p) // confine returns a path in the workspace
-	check := func(f *os.File) error { return m.checkOpened(f, path, v) }
+	if err := checkWrite(path, rel, w); err != nil {
+		return err
+	}
+	check := func(tmp *os.File) error {
+		r, err := m.openedAt(tmp, path, v)
+		if err != nil || r == "" {
+			return err
+		}
+		// The temporary file replaces its neighbour of rel's name; where a command swapped a
+		// directory on the way for a link since confine, that is somewhere else.
+		return checkWrite(path, filepath.Join(filepath.Dir(r), filepath.Base(rel)), w)
+	}
 	if err := m.writeConfined(ctx, rel, r, check); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
@@ -83,4 +104,13 @@ func (m workspaceMap) writeFile(ctx context.Context, path string, r io.Reader, v
 // the same checks as the file operations, since what it returns is read on the host (attach).
 func (m workspaceMap) confinedHostPath(path string, v visibility) (string, error) {
 	return m.confine(path, v)
+}
+
+// checkWrite refuses to write rel (relative to the workspace) where w does not allow it, and
+// a file only mom writes anywhere.
+func checkWrite(path, rel string, w writable) error {
+	if w != nil && !w(rel) {
+		return &readOnlyError{path: path}
+	}
+	return checkMomOnly(path, rel)
 }

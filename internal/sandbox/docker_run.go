@@ -103,5 +103,5 @@ func (d *Docker) Stat(ctx context.Context, path string) (FileInfo, error) {
 
 // WriteFile replaces a file under /workspace atomically.
 func (d *Docker) WriteFile(ctx context.Context, path string, r io.Reader) error {
-	return d.ws.writeFile(ctx, path, r, nil)
+	return d.ws.writeFile(ctx, path, r, nil, nil)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 )
 
 // Open opens the file at path for reading.
@@ -81,8 +82,36 @@ func (h *Host) WriteFile(ctx context.Context, path string, r io.Reader) error {
 	if err != nil {
 		return err
 	}
+	if err := h.checkMomOnly(path, p); err != nil {
+		return err
+	}
 	if err := writeFileAtomic(ctx, p, r); err != nil {
 		return fmt.Errorf("writing %s: %w", p, err)
+	}
+	return nil
+}
+
+// checkMomOnly refuses to write the host file p when it, or the file a link there leads to,
+// is one of the files of a channel directory that only mom writes. On the host this is no
+// boundary (a command can write anything mom can); it keeps the file tools from doing it.
+func (h *Host) checkMomOnly(path, p string) error {
+	target, _, err := resolveTarget(p)
+	if err != nil {
+		return nil // writeFileAtomic says what is wrong
+	}
+	dir := filepath.Dir(target)
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	ws := h.workspace
+	if real, err := filepath.EvalSymlinks(ws); err == nil {
+		ws = real
+	}
+	if rel, ok := within(ws, filepath.Join(dir, filepath.Base(target))); ok {
+		return checkMomOnly(path, rel)
+	}
+	if rel, ok := within(h.workspace, filepath.Clean(target)); ok {
+		return checkMomOnly(path, rel)
 	}
 	return nil
 }

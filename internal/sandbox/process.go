@@ -27,7 +27,7 @@ const copyBufferSize = 64 << 10
 // timeout (if non-zero) passes first, the whole process group is killed and the error wraps
 // ctx.Err() or ErrTimeout. grace bounds the wait for output once the shell is gone (see
 // defaultOrphanGrace). Host, docker and bwrap executors all run their commands through it;
-// they differ only in how cmd is made.
+// they differ only in how cmd is made. It closes cmd.ExtraFiles once cmd has started.
 func runProcess(ctx context.Context, cmd *exec.Cmd, timeout, grace time.Duration, out io.Writer) (int, error) {
 	if out == nil {
 		out = io.Discard
@@ -39,7 +39,13 @@ func runProcess(ctx context.Context, cmd *exec.Cmd, timeout, grace time.Duration
 	cmd.Stdin = nil // exec connects /dev/null
 	cmd.Stdout, cmd.Stderr = pw, pw
 	detach(cmd)
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	// The child holds its own copies of the extra files (the bwrap executor's descriptors);
+	// ours would only add up while commands run.
+	for _, f := range cmd.ExtraFiles {
+		f.Close()
+	}
+	if err != nil {
 		pr.Close()
 		pw.Close()
 		return -1, fmt.Errorf("cannot start %s: %w", cmd.Path, err)

@@ -12,10 +12,11 @@ const (
 	// IsolationChannel: a command sees the workspace and its own channel's directory, but no
 	// other channel's.
 	IsolationChannel Isolation = "channel"
-	// IsolationUser: as IsolationChannel, plus the channels the person who started the run
-	// is a member of.
+	// IsolationUser: as IsolationChannel, plus, read-only, the channels the person who
+	// started the run is a member of.
 	IsolationUser Isolation = "user"
-	// IsolationNone: a command sees the whole workspace.
+	// IsolationNone: a command sees the whole workspace, other channels' directories
+	// read-only.
 	IsolationNone Isolation = "none"
 )
 

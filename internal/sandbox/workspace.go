@@ -188,6 +188,29 @@ func (v visibility) allows(rel string) bool {
 	return k == "" || v[k]
 }
 
+// writable reports whether the file tools may write the workspace-relative path rel (its
+// links followed); nil means everywhere.
+type writable func(rel string) bool
+
+// writableFor allows writes outside channels/ and in the channel directory own
+// ("channels/<adapter>/<channel>"; "" for none), as the bwrap sandbox mounts them for a
+// command.
+func writableFor(own string) writable {
+	return func(rel string) bool {
+		if rel != "channels" && !strings.HasPrefix(rel, "channels/") {
+			return true
+		}
+		return own != "" && channelKey(rel) == own
+	}
+}
+
+// readOnlyError says that a path lies where the run may read but not write.
+type readOnlyError struct{ path string }
+
+func (e *readOnlyError) Error() string {
+	return fmt.Sprintf("%s is under %s/channels but not in this channel's directory; commands run for this channel can read it at most, not change it", e.path, Inside)
+}
+
 // hiddenError says that a path lies in a channel the run may not see. It matches
 // fs.ErrNotExist: to the run, the channel does not exist, as it does not inside the sandbox.
 type hiddenError struct{ path string }

@@ -99,7 +99,7 @@ func TestConfineRefusesEscapes(t *testing.T) {
 			f.Close()
 			t.Errorf("open %s read %q, want a refusal", p, b)
 		}
-		if err := m.writeFile(ctx, p, strings.NewReader("x"), nil); err == nil {
+		if err := m.writeFile(ctx, p, strings.NewReader("x"), nil, nil); err == nil {
 			t.Errorf("write %s succeeded, want a refusal", p)
 		}
 		if _, err := m.confinedHostPath(p, nil); err == nil {
@@ -138,7 +138,7 @@ func TestConfineRefusesEscapes(t *testing.T) {
 			t.Errorf("open %s read %q, want %q", p, b, want)
 		}
 	}
-	if err := m.writeFile(ctx, "/workspace/channels/a/c1/scratch/new/out.txt", strings.NewReader("ok"), only); err != nil {
+	if err := m.writeFile(ctx, "/workspace/channels/a/c1/scratch/new/out.txt", strings.NewReader("ok"), only, nil); err != nil {
 		t.Errorf("write in the own channel: %v", err)
 	}
 	if got, _ := os.ReadFile(filepath.Join(ws, "channels/a/c1/scratch/new/out.txt")); string(got) != "ok" {
