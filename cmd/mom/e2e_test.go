@@ -58,6 +58,8 @@ type world struct {
 	dir string
 	llm *fakellm.Server
 	env []string
+	// cred, when set, runs mom as another user (see runAs).
+	cred *syscall.Credential
 }
 
 // newWorld makes a data directory whose config points at a fresh fake model, with the
@@ -129,6 +131,7 @@ func (w *world) mom(stdin string, args ...string) result {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, momBinary, args...)
 	cmd.Env = w.env
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: w.cred}
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -177,6 +180,7 @@ func (w *world) start(extraArgs ...string) *proc {
 	w.t.Helper()
 	cmd := exec.Command(momBinary, append([]string{w.dir}, extraArgs...)...)
 	cmd.Env = w.env
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: w.cred}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		w.t.Fatal(err)
