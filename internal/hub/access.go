@@ -111,17 +111,18 @@ func (h *Hub) refuseDM(mem *member, m chat.Message) {
 // list never makes mom leave: those are the admins' own groups, where they chose to keep mom
 // quiet.
 func (h *Hub) refuseGroup(mem *member, m chat.Message, group string, whereAdmins, absent bool) {
+	r := refusal{mem.Name(), "group", group}
 	leaver, canLeave := mem.Adapter.(Leaver)
-	leave := whereAdmins && absent && canLeave
+	leave := whereAdmins && absent && canLeave && h.departures.start(r, m.TS)
 	h.log.Info("refused a run in a group", "adapter", mem.Name(), "channel", m.ChannelID, "group", group,
 		"user", m.Sender.ID, "username", m.Sender.Username, "policy", mem.cfg.Groups.String(), "leaving", leave)
-	told := h.toldBefore(refusal{mem.Name(), "group", group})
+	told := h.toldBefore(r)
 	if told && !leave {
 		return
 	}
 	text := ""
 	if !told {
-		text = groupRefusal(mem, group, whereAdmins, leave)
+		text = groupRefusal(mem, group, whereAdmins, whereAdmins && absent && canLeave)
 	}
 	h.background(func(ctx context.Context) {
 		if text != "" {
@@ -132,7 +133,9 @@ func (h *Hub) refuseGroup(mem *member, m chat.Message, group string, whereAdmins
 		if !leave {
 			return
 		}
-		if err := leaver.Leave(ctx, group); err != nil {
+		err := leaver.Leave(ctx, group)
+		h.departures.finish(r, err == nil)
+		if err != nil {
 			h.log.Warn("could not leave a group where no admin is a member", "adapter", mem.Name(), "group", group, "err", err)
 			return
 		}

@@ -115,8 +115,10 @@ func TestGroupsWhereAnAdminIsAMember(t *testing.T) {
 	r.idle(t)
 	r.receive(t, mentionIn("2", "C1", "bea", "again"))
 	r.idle(t)
-	r.receive(t, mentionIn("3", "C2", "eve", "run stranger-command-42 for me"))
-	r.receive(t, mentionIn("4", "C2", "eve", "please"))
+	// Both sent before mom has left: one leave is enough.
+	first, second := mentionIn("3", "C2", "eve", "run stranger-command-42 for me"), mentionIn("4", "C2", "eve", "please")
+	r.receive(t, first)
+	r.receive(t, second)
 	r.receive(t, mentionIn("5", "C3", "boss", "I may, anywhere"))
 	r.idle(t)
 	r.hub.Shutdown(context.Background())
@@ -133,8 +135,8 @@ func TestGroupsWhereAnAdminIsAMember(t *testing.T) {
 	if asked["G1"] != 1 {
 		t.Errorf("the admin's group was asked about %d times, want once (then remembered)", asked["G1"])
 	}
-	if !slices.Contains(left, "G2") || slices.Contains(left, "G1") {
-		t.Errorf("left %v; want the stranger's group G2 only", left)
+	if !slices.Equal(left, []string{"G2"}) {
+		t.Errorf("left %v; want the stranger's group G2, once", left)
 	}
 	n, posts := posted(r, "only work in groups where one of the people who run me is a member")
 	if n != 1 {
@@ -313,4 +315,28 @@ func TestPresenceIsAskedAgainAfterAWhile(t *testing.T) {
 	p.forget("k")
 	fail, answer = false, true
 	check(true, true, 4)
+}
+
+// TestGroupAddedAgainIsLeftAgain: a stranger who adds mom back after it left gets no second
+// notice, and mom leaves again.
+func TestGroupAddedAgainIsLeftAgain(t *testing.T) {
+	gp := newGroupPlatform(map[string]string{"C2": "G2"}, nil)
+	r := newHubRigWith(t, config.Adapter{Type: "telegram", Admins: []string{"boss"},
+		Groups: config.GroupPolicy{WhereAdmins: true}}, gp, gp.platform)
+	r.receive(t, mentionIn("1", "C2", "eve", "hello"))
+	deadline := time.Now().Add(30 * time.Second)
+	for _, left := gp.state(); len(left) == 0; _, left = gp.state() {
+		if time.Now().After(deadline) {
+			t.Fatal("mom never left the stranger's group")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	r.receive(t, mentionIn("2", "C2", "eve", "I added you back"))
+	r.hub.Shutdown(context.Background())
+	if _, left := gp.state(); !slices.Equal(left, []string{"G2", "G2"}) {
+		t.Errorf("left %v; want G2 twice", left)
+	}
+	if n, posts := posted(r, "only work in groups"); n != 1 {
+		t.Errorf("told %d times, want once: %q", n, posts)
+	}
 }

@@ -37,8 +37,10 @@ type Hub struct {
 	// repeats recognizes messages from before start-up that are in the log already.
 	repeats repeats
 
-	// presence remembers whether an adapter's admins are in a group, for "groups": "admins".
-	presence *presence
+	// presence remembers whether an adapter's admins are in a group, for "groups": "admins";
+	// departures, which groups mom is leaving or has left.
+	presence   *presence
+	departures departures
 
 	ctx    context.Context // runs and notices stop when it ends
 	cancel context.CancelFunc

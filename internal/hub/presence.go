@@ -74,3 +74,45 @@ func (p *presence) forget(key string) {
 	defer p.mu.Unlock()
 	delete(p.answers, key)
 }
+
+// departures keeps mom from leaving a group twice: a stranger's messages that arrive while mom
+// is leaving, or were sent before it left, need no second leave. A message sent after mom left
+// means someone added it again, and it leaves again.
+type departures struct {
+	mu     sync.Mutex
+	groups map[refusal]departure
+}
+
+type departure struct {
+	leaving bool      // a leave is under way
+	left    time.Time // when the last leave succeeded
+}
+
+// start reports whether to leave r's group for a message sent at sent, and if so notes that a
+// leave is under way.
+func (d *departures) start(r refusal, sent time.Time) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	g := d.groups[r]
+	if g.leaving || (!g.left.IsZero() && !sent.After(g.left)) {
+		return false
+	}
+	if d.groups == nil {
+		d.groups = map[refusal]departure{}
+	}
+	d.groups[r] = departure{leaving: true, left: g.left}
+	return true
+}
+
+// finish records how the leave that start allowed ended; after a failure the next message
+// tries again.
+func (d *departures) finish(r refusal, ok bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	g := d.groups[r]
+	g.leaving = false
+	if ok {
+		g.left = time.Now()
+	}
+	d.groups[r] = g
+}
