@@ -60,7 +60,8 @@ func (h *Hub) admits(ctx context.Context, mem *member, m chat.Message) bool {
 		return true
 	}
 	if group == "" {
-		group = m.ChannelID
+		// A group the adapter cannot name cannot be asked about: no, but no reason to leave.
+		group, groups = m.ChannelID, nil
 	}
 	absent := false // the platform said plainly that no admin is in the group
 	if ask {
