@@ -43,6 +43,9 @@ func cmdCheck(args []string, std stdio) error {
 	if hint := cfg.MissingKeyHint(); hint != "" {
 		fmt.Fprintf(std.out, "\nWarning: %s\n", hint)
 	}
+	for _, w := range cfg.AccessWarnings() {
+		fmt.Fprintf(std.out, "\nWarning: %s\n", w)
+	}
 	return nil
 }
 

@@ -244,6 +244,40 @@ func behaviours() []behaviour {
 			s.botSays(s.c.userDM, "Hello there.")
 			s.stop()
 		}},
+		{name: "GroupRefusedByPolicyOnceAdminAllowed", needs: []feature{featurePeople}, run: func(s *suite) {
+			s.llm.Enqueue(fakellm.Text("At your service."))
+			s.run(`"groups": "none"`)
+			s.mention(s.c.group, s.c.user, "run this for me")
+			s.botSays(s.c.group, "I don't take requests in this")
+			s.mention(s.c.group, s.c.user, "please?")
+			s.mention(s.c.group, s.c.admin, "and for me?")
+			s.botSays(s.c.group, "At your service.")
+			s.stop()
+			s.requests(1, "only the admin's mention may reach the model")
+			notices := 0
+			for _, m := range s.pf.shown(s.c.group) {
+				if strings.Contains(m, "I don't take requests in this") {
+					notices++
+					if !strings.Contains(m, "groups") || !strings.Contains(m, "config.json") {
+						s.t.Errorf("the notice does not say which setting allows the group: %q", m)
+					}
+				}
+			}
+			if notices != 1 {
+				s.t.Errorf("the group was told %d times, want once", notices)
+			}
+		}},
+		{name: "StopByAnotherPersonIsRefused", needs: []feature{featurePeople}, run: func(s *suite) {
+			s.llm.Enqueue(fakellm.Calls(fakellm.Call("bash", map[string]any{"label": "Wait a long time", "command": "sleep 120"})))
+			s.run("")
+			s.mention(s.c.group, s.c.admin, "wait for me")
+			s.botSays(s.c.group, "Wait a long time")
+			s.mention(s.c.group, s.c.user, "stop")
+			s.botSays(s.c.group, "who asked for this run, or an admin can stop it")
+			s.mention(s.c.group, s.c.admin, "stop")
+			s.botSays(s.c.group, "Stopped.")
+			s.stop()
+		}},
 		{name: "StopEndsALongTool", run: func(s *suite) {
 			s.llm.Enqueue(fakellm.Calls(fakellm.Call("bash", map[string]any{"label": "Wait a long time", "command": "sleep 120"})))
 			s.run("")

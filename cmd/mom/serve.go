@@ -56,6 +56,9 @@ func cmdServe(ctx context.Context, args []string, std stdio) error {
 	}
 	defer a.shutdown()
 	logSandbox(log, cfg.Sandbox)
+	for _, w := range cfg.AccessWarnings() {
+		log.Warn(w)
+	}
 
 	var terminal *cli.Adapter
 	var adapters []chat.Adapter

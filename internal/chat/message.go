@@ -29,6 +29,10 @@ type Message struct {
 	IsMention bool `json:"isMention"`
 	// IsDM says the message came in a direct conversation with the bot.
 	IsDM bool `json:"isDM,omitempty"`
+	// IsGroupDM says the message came in a direct conversation of several people with the
+	// bot (a Slack group DM). mom answers there only when addressed, as in a channel, but who
+	// may start a run follows the DM policy: anyone can open such a conversation.
+	IsGroupDM bool `json:"isGroupDM,omitempty"`
 	// ReplyTo is the id of the message this one answers or the thread it belongs to.
 	ReplyTo string `json:"replyTo,omitempty"`
 	// Metadata holds platform-specific details that other code may use but need not know.

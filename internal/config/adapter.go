@@ -14,8 +14,10 @@ type Adapter struct {
 	Type string
 	// Admins are platform user ids that may always talk to mom, DMs included.
 	Admins []string
-	// DM says who else may talk to mom in direct messages.
+	// DM says who else may talk to mom in direct messages, group DMs included.
 	DM DMPolicy
+	// Groups says where else people may start runs: in which groups and channels.
+	Groups GroupPolicy
 	// Busy says what happens to a message that addresses mom while it is already working in
 	// that channel.
 	Busy BusyPolicy
@@ -95,6 +97,8 @@ type adapterKind struct {
 	dm DMPolicy
 	// userID is an example of the platform's user ids, for messages about admins and dm.
 	userID string
+	// groups is set for platforms with groups or channels besides DMs; they accept "groups".
+	groups *groupKind
 	// decode reads the type's own keys from o and sets the type's options pointer on a.
 	decode func(o *object, a *Adapter)
 	// describe adds type-specific detail to Summary. It must never print a secret. May be nil.

@@ -26,6 +26,9 @@ var discordKind = adapterKind{
 	keys:   []string{"botToken", "apiUrl", "gatewayUrl", "replyIn", "verbosity"},
 	dm:     DMPolicy{},
 	userID: "123456789012345678",
+	// Anyone can invite a public bot to a server of their own, so servers are closed to
+	// strangers by default.
+	groups: &groupKind{def: GroupPolicy{WhereAdmins: true}, example: "123456789012345678"},
 	decode: func(o *object, a *Adapter) {
 		d := &DiscordOptions{}
 		a.Discord = d

@@ -218,8 +218,19 @@ func (d *decoder) adapter(v *hujson.Value, path, name string) (Adapter, bool) {
 			a.DM = p
 		}
 	}
+	keys := slices.Clip(commonAdapterKeys)
+	if kind.groups != nil {
+		a.Groups = kind.groups.def
+		keys = append(keys, "groups")
+		if v := o.get("groups"); v != nil {
+			if p, ok := d.groups(v, joinPath(path, "groups"), kind.groups); ok {
+				a.Groups = p
+			}
+		}
+	}
+	keys = append(keys, kind.keys...)
 	kind.decode(o, &a)
-	o.finish(append(slices.Clip(commonAdapterKeys), kind.keys...)...)
+	o.finish(keys...)
 	return a, len(d.errs) == n
 }
 

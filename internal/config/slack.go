@@ -47,6 +47,8 @@ var slackKind = adapterKind{
 	keys:   []string{"botToken", "appToken", "apiUrl", "replyIn", "verbosity"},
 	dm:     DMPolicy{},
 	userID: "U0123ABCD",
+	// A workspace's channels hold its own members and the guests it invited.
+	groups: &groupKind{def: GroupPolicy{Everyone: true}, example: "C0123ABCD"},
 	decode: func(o *object, a *Adapter) {
 		s := &SlackOptions{}
 		a.Slack = s

@@ -55,7 +55,11 @@ func (c *Config) Summary() string {
 		if len(a.Admins) > 0 {
 			admins = strings.Join(a.Admins, ", ")
 		}
-		fmt.Fprintf(&b, "  %s (%s): DMs from %s; admins %s; when busy: %s", a.Name, a.Type, a.DM, admins, a.Busy)
+		fmt.Fprintf(&b, "  %s (%s): DMs from %s", a.Name, a.Type, a.DM)
+		if k, ok := adapterKinds[a.Type]; ok && k.groups != nil {
+			fmt.Fprintf(&b, "; groups: %s", a.Groups)
+		}
+		fmt.Fprintf(&b, "; admins %s; when busy: %s", admins, a.Busy)
 		if k, ok := adapterKinds[a.Type]; ok && k.describe != nil {
 			if extra := k.describe(&a); extra != "" {
 				b.WriteString("; " + extra)

@@ -25,6 +25,8 @@ var telegramKind = adapterKind{
 	keys:   []string{"botToken", "apiUrl", "verbosity"},
 	dm:     DMPolicy{},
 	userID: "123456789",
+	// Anyone can add a bot to a group of their own, so groups are closed to strangers by default.
+	groups: &groupKind{def: GroupPolicy{WhereAdmins: true}, example: "-1001234567890"},
 	decode: func(o *object, a *Adapter) {
 		t := &TelegramOptions{Verbosity: Normal}
 		a.Telegram = t

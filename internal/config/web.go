@@ -29,6 +29,8 @@ var webKind = adapterKind{
 	// Everyone who has the token may talk to mom: the token is the access control.
 	dm:     DMPolicy{Everyone: true},
 	userID: "web:ada",
+	groups: &groupKind{def: GroupPolicy{Everyone: true}, example: "general",
+		noLookup: "everyone with the web chat's token is in every one of its channels"},
 	decode: func(o *object, a *Adapter) {
 		w := &WebOptions{Listen: DefaultWebListen}
 		a.Web = w

@@ -2,6 +2,7 @@ package hub
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"time"
 
@@ -18,12 +19,22 @@ func isStop(text string) bool {
 }
 
 // stop aborts the channel's run and drops the triggers waiting behind it (people's stay in the
-// log and reach the context with the next run; events count as handled).
+// log and reach the context with the next run; events count as handled). Only the person whose
+// message started the run, or an admin, may stop it; a scheduled event's run has no such
+// person, and anyone who may start runs in the channel may stop it.
 func (h *Hub) stop(mem *member, ch *store.Channel, m chat.Message) {
 	key := ch.Key()
 	var dropped []job
 	h.mu.Lock()
-	if q := h.queues[key]; q != nil && len(q.jobs) > 1 {
+	q := h.queues[key]
+	if q != nil && len(q.jobs) > 0 && !mayStop(mem, q.jobs[0], m.Sender) {
+		owner := q.jobs[0].msg.Sender
+		h.mu.Unlock()
+		h.log.Info("refused a stop from someone else", "channel", key, "user", m.Sender.ID, "requester", owner.ID)
+		h.notice(mem, m, "_Only "+senderName(owner)+", who asked for this run, or an admin can stop it._")
+		return
+	}
+	if q != nil && len(q.jobs) > 1 {
 		dropped = append(dropped, q.jobs[1:]...)
 		q.jobs = q.jobs[:1]
 	}
@@ -40,24 +51,33 @@ func (h *Hub) stop(mem *member, ch *store.Channel, m chat.Message) {
 	h.notice(mem, m, "_Nothing running._")
 }
 
-// refuse tells someone once that mom does not take DMs from them. Later DMs are logged
-// silently, so a stranger cannot make mom talk by writing repeatedly.
-func (h *Hub) refuse(mem *member, m chat.Message) {
-	key := mem.Name() + "/" + m.Sender.ID
-	h.mu.Lock()
-	told := h.refused[key]
-	h.refused[key] = true
-	h.mu.Unlock()
-	h.log.Info("refused a direct message", "adapter", mem.Name(), "user", m.Sender.ID, "username", m.Sender.Username)
-	if told {
-		return
+// mayStop reports whether who may stop the run of j: its requester, an admin, or, for a
+// scheduled event's run, anyone.
+func mayStop(mem *member, j job, who chat.User) bool {
+	return j.event || j.msg.Sender.ID == who.ID || slices.Contains(mem.cfg.Admins, who.ID)
+}
+
+// senderName is how a person is named in a notice: their handle, else their id. It is written
+// without "@", so the notice does not ping them.
+func senderName(u chat.User) string {
+	if u.Username != "" {
+		return u.Username
 	}
-	h.notice(mem, m, "Sorry, I only take direct messages from people I have been set up to work with. "+
-		"An admin can allow you by adding your id `"+m.Sender.ID+"` to \"dm\" for "+mem.Name()+" in mom's config.json.")
+	return u.ID
 }
 
 // notice posts a short message in answer to m without waiting for the platform.
 func (h *Hub) notice(mem *member, m chat.Message, text string) {
+	h.background(func(ctx context.Context) {
+		if _, err := mem.Post(ctx, m.ChannelID, chat.Outgoing{Text: text, ThreadOf: m.ReplyTo}); err != nil {
+			h.log.Warn("could not post a notice", "adapter", mem.Name(), "channel", m.ChannelID, "err", err)
+		}
+	})
+}
+
+// background runs a short piece of platform work (a notice, leaving a group) without holding
+// up the message that caused it. Shutdown waits for it; it gets 30 seconds of its own.
+func (h *Hub) background(work func(ctx context.Context)) {
 	h.mu.Lock()
 	if h.closed {
 		h.mu.Unlock()
@@ -69,9 +89,7 @@ func (h *Hub) notice(mem *member, m chat.Message, text string) {
 		defer h.wg.Done()
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(h.ctx), 30*time.Second)
 		defer cancel()
-		if _, err := mem.Post(ctx, m.ChannelID, chat.Outgoing{Text: text, ThreadOf: m.ReplyTo}); err != nil {
-			h.log.Warn("could not post a notice", "adapter", mem.Name(), "channel", m.ChannelID, "err", err)
-		}
+		work(ctx)
 	}()
 }
 

@@ -1,10 +1,10 @@
 // Package hub routes what adapters hear. Every message is appended to its channel's log.jsonl
 // first, trigger or not; messages sent before start-up (redeliveries, backfill) stop there,
 // and one of them already in the log (sent again after mom died) is not logged twice.
-// Then the hub applies access control, recognizes triggers (a mention or a DM) and `stop`, and
-// runs the agent through a per-channel queue: one run per channel at a time, channels in
-// parallel. A trigger that arrives while its channel is busy is handled by
-// the adapter's busy policy: reject, queue or steer.
+// Then the hub applies access control (access.go: who may start a run in DMs and in groups),
+// recognizes triggers (a mention or a DM) and `stop`, and runs the agent through a per-channel
+// queue: one run per channel at a time, channels in parallel. A trigger that arrives while its
+// channel is busy is handled by the adapter's busy policy: reject, queue or steer.
 package hub
 
 import (
@@ -37,6 +37,11 @@ type Hub struct {
 	// repeats recognizes messages from before start-up that are in the log already.
 	repeats repeats
 
+	// presence remembers whether an adapter's admins are in a group, for "groups": "admins";
+	// departures, which groups mom is leaving or has left.
+	presence   *presence
+	departures departures
+
 	ctx    context.Context // runs and notices stop when it ends
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
@@ -44,7 +49,7 @@ type Hub struct {
 	mu       sync.Mutex
 	adapters map[string]*member
 	queues   map[string]*queue
-	refused  map[string]bool // adapter/user ids already told that DMs are closed to them
+	refused  map[refusal]bool // people and groups already told that mom will not work for them
 	closed   bool
 	idle     chan struct{} // closed when the last queue empties; nil while idle
 }
@@ -66,7 +71,8 @@ func New(st *store.Store, ag *agent.Agent, log *slog.Logger) *Hub {
 		store: st, agent: ag, log: log, ctx: ctx, cancel: cancel, started: time.Now(),
 		adapters: make(map[string]*member),
 		queues:   make(map[string]*queue),
-		refused:  make(map[string]bool),
+		refused:  make(map[refusal]bool),
+		presence: newPresence(),
 	}
 }
 
@@ -89,8 +95,10 @@ func (h *Hub) Register(a chat.Adapter, cfg config.Adapter) error {
 // ErrClosed is returned by Receive once the hub is shutting down.
 var ErrClosed = errors.New("mom is shutting down")
 
-// Receive logs m and acts on it (chat.Inbox). It returns once m is in log.jsonl; the run it may
-// start happens in the background.
+// Receive logs m and acts on it (chat.Inbox). It returns once m is in log.jsonl and, for a
+// message that addresses mom, once access control has decided (which may ask the platform
+// whether an admin is in the group: see access.go); the run it may start happens in the
+// background.
 func (h *Hub) Receive(ctx context.Context, adapter string, m chat.Message) error {
 	mem, err := h.member(adapter, "message")
 	if err != nil {
@@ -113,8 +121,7 @@ func (h *Hub) Receive(ctx context.Context, adapter string, m chat.Message) error
 	if m.Sender.IsBot || !(m.IsMention || m.IsDM) || m.TS.Before(h.started) {
 		return nil
 	}
-	if m.IsDM && !mem.cfg.DM.Allows(m.Sender.ID, mem.cfg.Admins) {
-		h.refuse(mem, m)
+	if !h.admits(ctx, mem, m) {
 		return nil
 	}
 	if isStop(m.Text) {

@@ -72,6 +72,13 @@ type hubRig struct {
 
 func newHubRig(t *testing.T, cfg config.Adapter) *hubRig {
 	t.Helper()
+	plat := &platform{}
+	return newHubRigWith(t, cfg, plat, plat)
+}
+
+// newHubRigWith registers a, a platform that records its posts in plat.
+func newHubRigWith(t *testing.T, cfg config.Adapter, a chat.Adapter, plat *platform) *hubRig {
+	t.Helper()
 	srv := fakellm.New(fakellm.WithAPIKey("k"))
 	t.Cleanup(srv.Close)
 	st, err := store.Open(t.TempDir())
@@ -87,9 +94,11 @@ func newHubRig(t *testing.T, cfg config.Adapter) *hubRig {
 		Model:    llm.Lookup("anthropic", "claude-sonnet-4-5"), Exec: exec, Tools: tools.Builtin(),
 	})
 	h := New(st, ag, nil)
-	plat := &platform{}
-	cfg.Name, cfg.Type = "plat", "test"
-	if err := h.Register(plat, cfg); err != nil {
+	cfg.Name = "plat"
+	if cfg.Type == "" {
+		cfg.Type = "test"
+	}
+	if err := h.Register(a, cfg); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
@@ -133,8 +142,11 @@ func (r *hubRig) logTexts(t *testing.T) []string {
 	return texts
 }
 
+// open lets everyone start runs in every group, as Slack's default does.
+var open = config.GroupPolicy{Everyone: true}
+
 func TestOnlyMentionsAndDMsTrigger(t *testing.T) {
-	r := newHubRig(t, config.Adapter{DM: config.DMPolicy{Everyone: true}})
+	r := newHubRig(t, config.Adapter{DM: config.DMPolicy{Everyone: true}, Groups: open})
 	r.receive(t, msg("1", "bea", "just chatting", false, false))
 	bot := msg("2", "ci", "build failed", true, false)
 	bot.Sender.IsBot = true
@@ -151,7 +163,7 @@ func TestOnlyMentionsAndDMsTrigger(t *testing.T) {
 }
 
 func TestMessagesFromBeforeStartupAreOnlyLogged(t *testing.T) {
-	r := newHubRig(t, config.Adapter{DM: config.DMPolicy{Everyone: true}})
+	r := newHubRig(t, config.Adapter{DM: config.DMPolicy{Everyone: true}, Groups: open})
 	old := msg("1", "bea", "mom, are you there?", true, false)
 	old.TS = time.Now().Add(-time.Hour) // redelivered after a restart
 	r.receive(t, old)
@@ -167,7 +179,7 @@ func TestMessagesFromBeforeStartupAreOnlyLogged(t *testing.T) {
 }
 
 func TestDMPolicy(t *testing.T) {
-	r := newHubRig(t, config.Adapter{DM: config.DMPolicy{Users: []string{"bea"}}, Admins: []string{"boss"}})
+	r := newHubRig(t, config.Adapter{DM: config.DMPolicy{Users: []string{"bea"}}, Admins: []string{"boss"}, Groups: open})
 	r.llm.Default(fakellm.Text("ok"))
 	r.receive(t, msg("1", "eve", "let me in", true, true))
 	r.receive(t, msg("2", "eve", "please", true, true))
@@ -175,7 +187,7 @@ func TestDMPolicy(t *testing.T) {
 	r.idle(t)
 	r.receive(t, msg("4", "boss", "hi", true, true))
 	r.idle(t)
-	r.receive(t, msg("5", "eve", "in a channel", true, false)) // channel mentions are open to all
+	r.receive(t, msg("5", "eve", "in a channel", true, false)) // channel mentions are open to all here
 	r.idle(t)
 	if n := len(r.llm.Requests()); n != 3 {
 		t.Errorf("%d model requests, want 3 (bea, boss, and eve's channel mention)", n)
@@ -206,7 +218,7 @@ func TestReceiveAfterShutdownIsRefused(t *testing.T) {
 }
 
 func TestShutdownAbortsRuns(t *testing.T) {
-	r := newHubRig(t, config.Adapter{})
+	r := newHubRig(t, config.Adapter{Groups: open})
 	hold := make(chan struct{})
 	defer close(hold)
 	r.llm.Enqueue(fakellm.Reply{Text: "working", Hold: hold})
@@ -235,7 +247,7 @@ func TestIsStop(t *testing.T) {
 }
 
 func TestWakeQueuesEventsUpToTheCap(t *testing.T) {
-	r := newHubRig(t, config.Adapter{})
+	r := newHubRig(t, config.Adapter{Groups: open})
 	hold := make(chan struct{})
 	r.llm.Enqueue(fakellm.Reply{Text: "busy", Hold: hold})
 	r.llm.Default(fakellm.Text("event handled"))

@@ -184,3 +184,28 @@ func (d *directory) channelList() []chat.Channel {
 	defer d.mu.Unlock()
 	return chat.SortedChannels(d.chans)
 }
+
+// guildOf returns the id of the guild a text channel belongs to, "" when it is not known.
+func (d *directory) guildOf(channel string) string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.guilds[channel]
+}
+
+// forgetGuild drops the channels and threads of a guild the bot left or was removed from.
+func (d *directory) forgetGuild(guild string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for id, g := range d.guilds {
+		if g != guild {
+			continue
+		}
+		delete(d.guilds, id)
+		delete(d.chans, id)
+		for th, p := range d.threads {
+			if p == id {
+				delete(d.threads, th)
+			}
+		}
+	}
+}

@@ -33,6 +33,11 @@ func (a *Adapter) onEvent(_ gateway.EventType, data gateway.EventData) {
 			d.setUser(userOf(m.User, m.Nick))
 		}
 		a.guildArrived(e.ID.String())
+	case gateway.EventGuildDelete:
+		// Without "unavailable" the bot left or was removed; an outage keeps what mom knows.
+		if !e.Unavailable {
+			d.forgetGuild(e.ID.String())
+		}
 	case gateway.EventChannelCreate:
 		d.addChannel(e.GuildChannel)
 	case gateway.EventChannelUpdate:

@@ -161,8 +161,19 @@ func (d *directory) byUsername(name string) (chat.User, bool) {
 	return chat.UserNamed(d.byID, name)
 }
 
-// sender names who wrote a message, asking Slack about people who joined since start-up.
+// sender names who wrote a message, asking Slack about people who joined since start-up. A
+// message with a bot_id was posted by an app, even when it carries a person's user (an app
+// posting with that person's token, a workflow): it is a bot's, and bots never start runs.
 func (d *directory) sender(ctx context.Context, userID, botID string) chat.User {
+	u := d.person(ctx, userID, botID)
+	if botID != "" {
+		u.IsBot = true
+	}
+	return u
+}
+
+// person is the user a message names, looked up as sender describes.
+func (d *directory) person(ctx context.Context, userID, botID string) chat.User {
 	if userID == "" {
 		return chat.User{ID: botID, Username: botID, IsBot: true}
 	}

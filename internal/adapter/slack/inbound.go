@@ -82,11 +82,12 @@ func (a *Adapter) receive(ctx context.Context, in chat.Inbox, m message) error {
 	bot := a.bot
 	a.mu.Unlock()
 	sender := a.dir.sender(ctx, m.user, m.botID)
-	dm := m.channelType == "im" || a.dir.isIM(m.channel)
+	kind := a.kindOf(ctx, m.channel, m.channelType)
+	dm := kind == chat.KindDM
 	text, mentioned := a.fromSlack(m.text, bot.ID)
 	cm := chat.Message{
 		ID: m.ts, ChannelID: m.channel, TS: ts, Sender: sender, Text: text,
-		IsMention: mentioned || dm, IsDM: dm,
+		IsMention: mentioned || dm, IsDM: dm, IsGroupDM: kind == chat.KindGroup,
 	}
 	if text != m.text {
 		cm.RawText = m.text

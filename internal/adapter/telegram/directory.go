@@ -103,3 +103,15 @@ func (d *directory) channels() []chat.Channel {
 var htmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;")
 
 func htmlEscape(s string) string { return htmlEscaper.Replace(s) }
+
+// forgetChat drops a chat the bot left, with its topics, so that nothing asks about it again.
+func (d *directory) forgetChat(chatID int64) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for id := range d.chans {
+		if c, _, err := parseChannel(id); err == nil && c == chatID {
+			delete(d.chans, id)
+			delete(d.topics, id)
+		}
+	}
+}

@@ -9,7 +9,9 @@
 //     a message (403 Missing Permissions, code 50013, without Create Public Threads in the
 //     channel, computed from owner, roles and overwrites); typing; Get Guild (owner_id, roles), Get Guild Channels (with their
 //     permission_overwrites), Get Guild Roles and Get Guild Member (404 Unknown Member, code
-//     10007, for someone outside the guild). Errors are {"message","code"} bodies with
+//     10007, for someone outside the guild); Leave Guild (DELETE /users/@me/guilds/{id}: the
+//     bot hears GUILD_DELETE, and the guild and its channels are closed to it from then on,
+//     Left says so). Errors are {"message","code"} bodies with
 //     Discord's HTTP statuses and JSON error codes; every answer carries X-RateLimit-*
 //     headers, and a rate-limited route answers 429 with Retry-After, X-RateLimit-* and
 //     {"retry_after": seconds}.

@@ -268,13 +268,17 @@ func (s *Server) identify(c *gwConn, d json.RawMessage) {
 	if len(s.sessions) > 4 {
 		s.sessions = s.sessions[len(s.sessions)-4:]
 	}
+	guilds := []any{map[string]any{"id": s.cfg.guildID, "unavailable": true}}
+	if s.left {
+		guilds = []any{}
+	}
 	s.push(sess, "READY", map[string]any{
-		"v": 10, "user": s.wireUser(s.cfg.botID), "guilds": []any{map[string]any{"id": s.cfg.guildID, "unavailable": true}},
+		"v": 10, "user": s.wireUser(s.cfg.botID), "guilds": guilds,
 		"session_id": sess.id, "resume_gateway_url": s.GatewayURL(), "shard": []int{0, 1},
 		"application": map[string]any{"id": s.cfg.appID, "flags": 0}, "private_channels": []any{},
 		"session_type": "normal",
 	})
-	if intents&IntentGuilds != 0 {
+	if intents&IntentGuilds != 0 && !s.left {
 		s.push(sess, "GUILD_CREATE", s.wireGuild(intents))
 	}
 	s.Notify()

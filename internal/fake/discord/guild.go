@@ -237,3 +237,40 @@ func wireOverwrites(ows []Overwrite) []any {
 	}
 	return out
 }
+
+// Left reports whether the bot has left the guild (DELETE /users/@me/guilds/{id}).
+func (s *Server) Left() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.left
+}
+
+// leaveGuild is DELETE /users/@me/guilds/{id} (Leave Guild): the bot leaves, connected clients
+// hear GUILD_DELETE without "unavailable", and from then on the guild and its channels are
+// closed to the bot and its messages are no longer dispatched. Call it with s.mu held.
+func (s *Server) leaveGuild(id string) (int, any, *restError) {
+	if id != s.cfg.guildID || s.left {
+		return 0, nil, &restError{status: http.StatusNotFound, code: 10004, msg: "Unknown Guild"}
+	}
+	s.dispatch("GUILD_DELETE", IntentGuilds, func(int64) any { return map[string]any{"id": s.cfg.guildID} })
+	s.left = true
+	s.Notify()
+	return http.StatusNoContent, nil, nil
+}
+
+// outside answers a request about the guild, or one of its channels, after the bot has left
+// it: 404 Unknown Guild, 403 Missing Access. Call it with s.mu held.
+func (s *Server) outside(seg []string) *restError {
+	if !s.left || len(seg) < 2 {
+		return nil
+	}
+	switch seg[0] {
+	case "guilds":
+		return &restError{status: http.StatusNotFound, code: 10004, msg: "Unknown Guild"}
+	case "channels":
+		if ch := s.channels[seg[1]]; ch != nil && ch.Kind != KindDM {
+			return missingAccess
+		}
+	}
+	return nil
+}

@@ -127,3 +127,56 @@ func TestGuildPermissionsOnTheWire(t *testing.T) {
 		t.Errorf("violations: %q", v)
 	}
 }
+
+// TestLeaveGuild: after DELETE /users/@me/guilds/{id} the bot hears GUILD_DELETE, the guild's
+// messages are no longer dispatched (DMs still are), and its routes answer as Discord does to
+// a bot outside the guild; a new session is not told of the guild at all.
+func TestLeaveGuild(t *testing.T) {
+	s := newTestServer(t)
+	c := joined(t, s, allIntents)
+	req, _ := http.NewRequest("DELETE", s.URL()+"/v10/users/@me/guilds/"+s.GuildID(), nil)
+	req.Header.Set("Authorization", "Bot "+s.Token())
+	req.Header.Set("User-Agent", "DiscordBot (https://example.com, 1)")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNoContent || !s.Left() {
+		t.Fatalf("leave = %d, Left() = %v; want 204 and true", resp.StatusCode, s.Left())
+	}
+	var gone struct {
+		ID          string `json:"id"`
+		Unavailable *bool  `json:"unavailable"`
+	}
+	if json.Unmarshal(c.dispatch("GUILD_DELETE").D, &gone); gone.ID != s.GuildID() || gone.Unavailable != nil {
+		t.Errorf("GUILD_DELETE = %+v; want the guild's id without unavailable", gone)
+	}
+	s.Say(general, ada, "anyone?")
+	s.Say(adaDM, ada, "just us")
+	var m struct {
+		ChannelID string `json:"channel_id"`
+	}
+	if json.Unmarshal(c.dispatch("MESSAGE_CREATE").D, &m); m.ChannelID != adaDM {
+		t.Errorf("the first message dispatched after leaving is in %s; want the DM, not the guild", m.ChannelID)
+	}
+	var e guildWire
+	if code := getJSON(t, s, "/guilds/"+s.GuildID()+"/members/"+ada, &e); code != 404 || e.Code != 10004 {
+		t.Errorf("the guild after leaving = %d %+v; want 404 Unknown Guild", code, e)
+	}
+	if code := getJSON(t, s, "/channels/"+general, &e); code != 403 || e.Code != 50001 {
+		t.Errorf("a guild channel after leaving = %d %+v; want 403 Missing Access", code, e)
+	}
+	c2 := dial(t, s, "?v=10&encoding=json")
+	c2.must()
+	identify(c2, s.Token(), allIntents)
+	var ready struct {
+		Guilds []any `json:"guilds"`
+	}
+	if json.Unmarshal(c2.dispatch("READY").D, &ready); len(ready.Guilds) != 0 {
+		t.Errorf("READY after leaving lists %v", ready.Guilds)
+	}
+	if v := s.Violations(); len(v) > 0 {
+		t.Errorf("violations: %q", v)
+	}
+}

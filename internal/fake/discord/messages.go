@@ -111,7 +111,7 @@ func (s *Server) readMultipart(body []byte, boundary string, p *createBody) ([]F
 // post stores a message in a channel and dispatches MESSAGE_CREATE. Call it with s.mu held.
 func (s *Server) post(ch *channel, m *message) {
 	s.keep(ch, m)
-	if ch.hidden {
+	if ch.hidden || (s.left && ch.Kind != KindDM) {
 		return
 	}
 	s.dispatch("MESSAGE_CREATE", messageIntent(ch), func(intents int64) any {

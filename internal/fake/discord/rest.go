@@ -154,6 +154,9 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request, path string) 
 // route runs the handler of one request. Call it with s.mu held.
 func (s *Server) route(r *http.Request, route, path string, body []byte) (int, any, *restError) {
 	seg := strings.Split(strings.Trim(path, "/"), "/")
+	if rerr := s.outside(seg); rerr != nil {
+		return 0, nil, rerr
+	}
 	switch route {
 	case "GET /users/@me":
 		return http.StatusOK, s.wireUser(s.cfg.botID), nil
@@ -189,6 +192,8 @@ func (s *Server) route(r *http.Request, route, path string, body []byte) (int, a
 		return s.createThread(seg[1], seg[3], body)
 	case "GET /guilds/{id}", "GET /guilds/{id}/channels", "GET /guilds/{id}/roles", "GET /guilds/{id}/members/{id}":
 		return s.guildRoute(route, seg)
+	case "DELETE /users/@me/guilds/{id}":
+		return s.leaveGuild(seg[3])
 	case "POST /channels/{id}/typing":
 		if s.channels[seg[1]] == nil {
 			return 0, nil, &restError{status: http.StatusNotFound, code: 10003, msg: "Unknown Channel"}

@@ -33,6 +33,7 @@ type Server struct {
 	owner    string   // the guild owner's user id
 	channels map[string]*channel
 	chOrder  []string
+	left     bool             // the bot left the guild (DELETE /users/@me/guilds/{id})
 	files    map[string]*File // CDN path → content
 
 	sessions    []*session // newest last

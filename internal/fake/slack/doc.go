@@ -19,6 +19,9 @@
 // time are redelivered with a new envelope id and retry_attempt+1; events wait in a queue
 // while no socket is open.
 //
+// A message an app posts for a person (Say with ThroughApp) carries both the person's user and
+// the app's bot_id, as Slack sends it; conversations.members lists a conversation's members.
+//
 // Like a real workspace, users.list also lists the bot user and Slackbot (USLACKBOT, which has
 // is_bot false). Faults: RateLimit, DropSocket, Refresh, Disconnect. Protocol mistakes by the
 // client (wrong or missing tokens, missing required arguments, unknown methods, malformed

@@ -48,8 +48,8 @@ func WithTeam(id, name string) Option { return func(c *config) { c.teamID, c.tea
 func WithAppID(id string) Option { return func(c *config) { c.appID = id } }
 
 // WithPageSize caps the items per page of users.list, conversations.list,
-// conversations.history and conversations.replies, whatever limit the client asks for, so
-// tests can force pagination. Default 100.
+// conversations.history, conversations.replies and conversations.members, whatever limit the
+// client asks for, so tests can force pagination. Default 100.
 func WithPageSize(n int) Option {
 	return func(c *config) {
 		if n > 0 {

@@ -15,6 +15,7 @@ type sayOpts struct {
 	files     []File
 	silent    bool
 	botID     string
+	asUser    bool
 	at        time.Time
 }
 
@@ -36,6 +37,13 @@ func Silently() SayOption { return func(o *sayOpts) { o.silent = true } }
 
 // FromBot posts as another integration: subtype bot_message with this bot_id.
 func FromBot(botID string) SayOption { return func(o *sayOpts) { o.botID = botID } }
+
+// ThroughApp posts as an app acting for the person: the message carries the person's user and
+// the app's bot_id, and no subtype, as when an app posts with a user's token or a workflow
+// posts in someone's name.
+func ThroughApp(botID string) SayOption {
+	return func(o *sayOpts) { o.botID, o.asUser = botID, true }
+}
 
 // At backdates the message to t (its ts is t, or the first unused microsecond after it)
 // instead of now. Combine it with Silently for history.
@@ -76,6 +84,8 @@ func (s *Server) Say(channelID, user, text string, opts ...SayOption) string {
 		m.subtype = "thread_broadcast"
 	}
 	switch {
+	case o.asUser:
+		m.botID, m.appID = o.botID, "A0"+o.botID
 	case o.botID != "":
 		m.botID, m.subtype = o.botID, "bot_message"
 		if u := s.user(user); u != nil {

@@ -49,6 +49,7 @@ func methodTable() map[string]methodSpec {
 		"conversations.info":           {handle: (*Server).conversationsInfo},
 		"conversations.history":        {handle: (*Server).conversationsHistory},
 		"conversations.replies":        {handle: (*Server).conversationsReplies},
+		"conversations.members":        {handle: (*Server).conversationsMembers},
 		"chat.postMessage":             {handle: (*Server).chatPostMessage, json: true},
 		"chat.update":                  {handle: (*Server).chatUpdate, json: true},
 		"chat.delete":                  {handle: (*Server).chatDelete, json: true},

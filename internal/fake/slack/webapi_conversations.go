@@ -2,6 +2,7 @@ package fakeslack
 
 import (
 	"math"
+	"slices"
 	"strconv"
 )
 
@@ -206,4 +207,40 @@ func (s *Server) conversationsReplies(q *apiReq) (obj, *apiError) {
 		res["response_metadata"] = obj{"next_cursor": historyCursor(picked[n].us)}
 	}
 	return res, nil
+}
+
+// conversationsMembers lists the user ids of a conversation's members (conversations.members),
+// the bot's own user included where it is one, a page at a time with a cursor of the form
+// base64("member:<index>"). A conversation the bot cannot see is channel_not_found, as for any
+// bot token.
+func (s *Server) conversationsMembers(q *apiReq) (obj, *apiError) {
+	if e := q.need("channel"); e != nil {
+		return nil, e
+	}
+	ch := s.chans[q.form.Get("channel")]
+	if ch == nil || !ch.visible() {
+		return nil, fail("channel_not_found")
+	}
+	ids := slices.Clone(ch.Members)
+	switch {
+	case ch.Kind == KindIM:
+		ids = []string{ch.User, s.cfg.botUser}
+	case ch.BotMember && !slices.Contains(ids, s.cfg.botUser):
+		ids = append(ids, s.cfg.botUser)
+	}
+	start := 0
+	if c := q.form.Get("cursor"); c != "" {
+		at, ok := decodeCursor(c, "member")
+		n, err := strconv.Atoi(at)
+		if !ok || err != nil || n < 0 || n > len(ids) {
+			return nil, fail("invalid_cursor")
+		}
+		start = n
+	}
+	end := min(start+s.limit(q, 100), len(ids))
+	next := ""
+	if end < len(ids) {
+		next = encodeCursor("member", strconv.Itoa(end))
+	}
+	return obj{"members": ids[start:end], "response_metadata": obj{"next_cursor": next}}, nil
 }

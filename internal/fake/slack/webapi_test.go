@@ -458,3 +458,33 @@ func TestPeopleEditAndDelete(t *testing.T) {
 	}
 	noViolations(t, srv)
 }
+
+// TestConversationsMembers: members page by page with the bot among them where it is one;
+// a private conversation the bot is not in does not exist for it.
+func TestConversationsMembers(t *testing.T) {
+	srv := start(t, fakeslack.WithPageSize(2))
+	srv.AddUser(fakeslack.User{ID: "U3", Name: "cy"})
+	srv.AddChannel(fakeslack.Channel{ID: "C3", Name: "team", BotMember: true, Members: []string{"U1", "U2", "U3"}})
+	srv.AddChannel(fakeslack.Channel{ID: "G1", Kind: fakeslack.KindMPIM, Members: []string{"U1", "U2"}})
+	api, ctx := client(srv), ctxT(t)
+	var all []string
+	cursor := ""
+	for pages := 0; ; pages++ {
+		ids, next, err := api.GetUsersInConversationContext(ctx, &slack.GetUsersInConversationParameters{ChannelID: "C3", Cursor: cursor})
+		if err != nil || pages > 3 {
+			t.Fatalf("conversations.members: %v after %d pages", err, pages)
+		}
+		all = append(all, ids...)
+		if next == "" {
+			break
+		}
+		cursor = next
+	}
+	if strings.Join(all, ",") != "U1,U2,U3,"+srv.BotUserID() {
+		t.Errorf("members of C3 = %v; want the three people and the bot", all)
+	}
+	if _, _, err := api.GetUsersInConversationContext(ctx, &slack.GetUsersInConversationParameters{ChannelID: "G1"}); slackErr(err) != "channel_not_found" {
+		t.Errorf("a group DM without the bot: %v, want channel_not_found", err)
+	}
+	noViolations(t, srv)
+}

@@ -17,14 +17,17 @@
 // enforce the 4,096-character limit on the parsed text; editMessageText refuses an edit that
 // changes nothing ("message is not modified"). Forum topics (message_thread_id),
 // reply_parameters and reply_to_message_id, sendChatAction, deleteMessage, getFile and file
-// downloads (20 MB limit), sendDocument / sendPhoto uploads, and getChatMember (a ChatMember
-// object per status; "user not found" for a user id it does not know) are implemented.
+// downloads (20 MB limit), sendDocument / sendPhoto uploads, getChatMember (a ChatMember
+// object per status; "user not found" for a user id it does not know) and leaveChat (after
+// which the chat sends the bot nothing and calls naming it answer 403 "Forbidden: bot is not a
+// member of the group chat") are implemented.
 // sendPhoto enforces what the API documents (at most 10 MB, width + height at most 10,000, a
 // ratio of at most 20) with Telegram's errors (PHOTO_SAVE_FILE_INVALID,
 // PHOTO_INVALID_DIMENSIONS, IMAGE_PROCESS_FAILED); a photo is kept, as Telegram keeps it, as
 // JPEG in several sizes, the largest last.
 //
-// Tests set up chats (AddUser, AddChat, DeleteChat, CreateTopic, SetMember, SetRestricted),
+// Tests set up chats (AddUser, AddChat, DeleteChat, CreateTopic, SetMember, SetRestricted;
+// BotIn says whether the bot is still in a chat),
 // play people (Say with InTopic, ReplyTo, WithDocument, WithPhoto, WithAudio, WithVideo,
 // WithVoice; PNG makes a picture to send), and look at what people
 // would see (Messages) or at what the client sent (Calls, Uploads, Actions, Violations).

@@ -127,3 +127,38 @@ func wireMember(u *User, m membership) obj {
 	}
 	return o
 }
+
+// botIn reports whether the bot is in c now: always in a private chat, in a group until it
+// leaves (leaveChat) or is removed (SetMember with Left or Kicked). s.mu is held.
+func (s *Server) botIn(c *chat) bool {
+	switch s.memberOf(c, s.bot.ID).status {
+	case Left, Kicked:
+		return false
+	}
+	return true
+}
+
+// BotIn reports whether the bot is in a chat now (see leaveChat). SetMember(chat, bot id,
+// Member) adds it again, as when someone adds the bot back.
+func (s *Server) BotIn(chatID int64) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := s.chats[chatID]
+	return c != nil && s.botIn(c)
+}
+
+// leaveChat takes the bot out of a group: it gets no more updates from the chat, and calls
+// that name the chat answer 403 "Forbidden: bot is not a member of the group chat" until
+// someone adds it again. A private chat cannot be left.
+func (s *Server) leaveChat(r *request) (any, *apiError) {
+	c, err := s.target(r)
+	if err != nil {
+		return nil, err
+	}
+	if c.Type == Private {
+		return nil, &apiError{code: http.StatusBadRequest, desc: "Bad Request: chat member status can't be changed in private chats",
+			violation: fmt.Sprintf("leaveChat of the private chat %d", c.ID)}
+	}
+	c.members[s.bot.ID] = membership{status: Left}
+	return true, nil
+}

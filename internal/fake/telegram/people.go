@@ -58,8 +58,8 @@ func withFile(f File) SayOption {
 
 // Say has user send text to a chat, as Telegram delivers it to the bot: the message gets the
 // chat's next id, entities for @mentions and /commands, and an update for getUpdates (unless
-// allowed_updates leaves messages out); user becomes a member of the chat unless SetMember
-// said otherwise. It returns the message's id.
+// allowed_updates leaves messages out, or the bot is no longer in the chat); user becomes a
+// member of the chat unless SetMember said otherwise. It returns the message's id.
 func (s *Server) Say(chatID, user int64, text string, opts ...SayOption) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -86,7 +86,9 @@ func (s *Server) Say(chatID, user int64, text string, opts ...SayOption) int {
 		m.File = &f.File
 	}
 	s.store(c, m)
-	s.queue("message", s.wireMessage(c, m, false))
+	if s.botIn(c) {
+		s.queue("message", s.wireMessage(c, m, false))
+	}
 	s.Notify()
 	return m.ID
 }

@@ -55,6 +55,7 @@ var methods = map[string]struct {
 	"deletemessage":   {"deleteMessage", (*Server).deleteMessage},
 	"sendchataction":  {"sendChatAction", (*Server).sendChatAction},
 	"getchatmember":   {"getChatMember", (*Server).getChatMember},
+	"leavechat":       {"leaveChat", (*Server).leaveChat},
 	"getfile":         {"getFile", (*Server).getFile},
 	"senddocument":    {"sendDocument", (*Server).sendDocument},
 	"sendphoto":       {"sendPhoto", (*Server).sendPhoto},

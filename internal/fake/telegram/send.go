@@ -39,6 +39,14 @@ func (s *Server) target(r *request) (*chat, *apiError) {
 		return nil, &apiError{code: http.StatusBadRequest, desc: "Bad Request: chat not found",
 			violation: fmt.Sprintf("chat_id %d names no chat the bot is in", id)}
 	}
+	if !s.botIn(c) {
+		// What Telegram answers a bot that left or was removed: honest, so no violation.
+		kind := "group"
+		if c.Type == Supergroup {
+			kind = "supergroup"
+		}
+		return nil, &apiError{code: http.StatusForbidden, desc: "Forbidden: bot is not a member of the " + kind + " chat"}
+	}
 	return c, nil
 }
 

@@ -422,3 +422,38 @@ func TestGetChatMember(t *testing.T) {
 		t.Errorf("a call without user_id is not a violation: %q", s.Violations())
 	}
 }
+
+// TestLeaveChat: after leaveChat the group sends the bot nothing and refuses its calls until
+// someone adds it again; a private chat cannot be left.
+func TestLeaveChat(t *testing.T) {
+	s := newServer(t)
+	b, ctx := client(t, s), context.Background()
+	if ok, err := b.LeaveChat(ctx, &bot.LeaveChatParams{ChatID: group}); err != nil || !ok {
+		t.Fatalf("leaveChat = %v, %v", ok, err)
+	}
+	if s.BotIn(group) || !s.BotIn(forum) {
+		t.Errorf("BotIn(group) = %v, BotIn(forum) = %v; want false, true", s.BotIn(group), s.BotIn(forum))
+	}
+	s.Say(group, ada, "anyone here?")
+	s.Say(forum, ada, "still here")
+	_, ans := call(t, s, "getUpdates", nil)
+	ups := ans["result"].([]any)
+	if len(ups) != 1 || ups[0].(map[string]any)["message"].(map[string]any)["text"] != "still here" {
+		t.Errorf("updates after leaving: %v; want only the forum's message", ups)
+	}
+	_, err := b.SendMessage(ctx, &bot.SendMessageParams{ChatID: group, Text: "hello"})
+	if !errors.Is(err, bot.ErrorForbidden) || !strings.Contains(err.Error(), "bot is not a member of the supergroup chat") {
+		t.Errorf("sending to a chat the bot left got %v, want 403", err)
+	}
+	noViolations(t, s)
+	s.SetMember(group, s.Bot().ID, Member)
+	if _, err := b.SendMessage(ctx, &bot.SendMessageParams{ChatID: group, Text: "back"}); err != nil {
+		t.Errorf("after being added again: %v", err)
+	}
+	if _, err := b.LeaveChat(ctx, &bot.LeaveChatParams{ChatID: ada}); !errors.Is(err, bot.ErrorBadRequest) {
+		t.Errorf("leaving a private chat got %v, want 400", err)
+	}
+	if len(s.Violations()) != 1 {
+		t.Errorf("leaving a private chat is a violation: %q", s.Violations())
+	}
+}
