@@ -230,7 +230,7 @@ func TestOneShotPromptFromStdin(t *testing.T) {
 	if res.code != 0 || strings.TrimSpace(res.stdout) != "read it" {
 		t.Fatalf("exit %d, stdout %q\n%s", res.code, res.stdout, res.stderr)
 	}
-	if got := w.llm.Requests()[0].LastUserText(); !strings.HasSuffix(got, "[ada]: a prompt\nover two lines") {
+	if got := w.llm.Requests()[0].LastUserText(); !strings.HasSuffix(got, "[ada]: a prompt\n| over two lines") {
 		t.Errorf("prompt = %q", got)
 	}
 	if res := w.mom("", "run", w.dir, "-m", "-"); res.code != 1 || !strings.Contains(res.stderr, "stdin was empty") {

@@ -251,14 +251,15 @@ func TestUsageErrorsNameFlagsAsTheUsageDoes(t *testing.T) {
 	}
 }
 
-// TestHugeAndMultiLineInput: a multi-line one-shot prompt is one message; a line over the
-// 1 MB limit in the terminal is cut with a notice, and the terminal keeps listening.
+// TestHugeAndMultiLineInput: a multi-line one-shot prompt is one message (its further lines
+// quoted after "| ", as every message's are); a line over the 1 MB limit in the terminal is
+// cut with a notice, and the terminal keeps listening.
 func TestHugeAndMultiLineInput(t *testing.T) {
 	w := newWorld(t, withBusy("queue")) // both lines arrive at once; each gets its run
 
 	w.llm.Enqueue(fakellm.Text("one message"))
 	w.ask("first line\nsecond line")
-	if got := w.llm.Requests()[0].LastUserText(); !strings.HasSuffix(got, "[ada]: first line\nsecond line") {
+	if got := w.llm.Requests()[0].LastUserText(); !strings.HasSuffix(got, "[ada]: first line\n| second line") {
 		t.Errorf("multi-line prompt reached the model as %q", got)
 	}
 

@@ -32,10 +32,10 @@ const (
 	tgForum = int64(-1002000000002)
 )
 
-// newTelegramFake is a fake Telegram with ada, bea and a CI bot, their private chats with mom,
-// a group and a forum.
-func newTelegramFake(t testing.TB) *faketg.Server {
-	s := faketg.New()
+// newTelegramFake is a fake Telegram (configured by opts) with ada, bea and a CI bot, their
+// private chats with mom, a group and a forum.
+func newTelegramFake(t testing.TB, opts ...faketg.Option) *faketg.Server {
+	s := faketg.New(opts...)
 	t.Cleanup(s.Close)
 	s.AddUser(faketg.User{ID: tgAda, FirstName: "Ada", LastName: "Lovelace", Username: "ada"})
 	s.AddUser(faketg.User{ID: tgBea, FirstName: "Bea"}) // no username, like many people
@@ -54,9 +54,9 @@ type tgWorld struct {
 	tg *faketg.Server
 }
 
-func newTelegramWorld(t testing.TB, settings string) *tgWorld {
+func newTelegramWorld(t testing.TB, settings string, opts ...faketg.Option) *tgWorld {
 	t.Helper()
-	tg := newTelegramFake(t)
+	tg := newTelegramFake(t, opts...)
 	w := &tgWorld{chatWorld: newChatWorld(t, "tg", "Telegram Bot API", &telegramPlatform{s: tg}), tg: tg}
 	w.configure(settings)
 	return w

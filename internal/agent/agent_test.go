@@ -180,7 +180,7 @@ func TestAttachmentsReachTheModel(t *testing.T) {
 	last := req.Messages[len(req.Messages)-1]
 	text := last.Content[0].Text
 	wantPath := filepath.Join(r.ch.Dir(), att.LocalPath)
-	if !strings.Contains(text, "<attachments>\n"+wantPath+"\nhuge.iso (not saved: larger than the 20 MB limit)\n</attachments>") {
+	if !strings.Contains(text, "<attachments>\n"+wantPath+"\n\"huge.iso\" (not saved: larger than the 20 MB limit)\n</attachments>") {
 		t.Errorf("attachment block:\n%s", text)
 	}
 	if len(last.Content) != 2 || last.Content[1].Type != "image" || last.Content[1].MediaType != "image/png" {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/mom-agent/mom/internal/chat"
@@ -30,17 +31,17 @@ func imageType(name string) (string, bool) {
 	return "", false
 }
 
-// attachmentLine names an attachment for the model: its path in the sandbox, or why it is
-// missing.
+// attachmentLine names an attachment for the model on one line (see frame.go): its path in
+// the sandbox, or its name, quoted since the sender chose it, and why it is missing.
 func (a *Agent) attachmentLine(req Request, att chat.Attachment) string {
 	if att.LocalPath == "" {
 		reason := att.Error
 		if reason == "" {
 			reason = "the file could not be downloaded"
 		}
-		return att.Filename + " (not saved: " + reason + ")"
+		return strconv.Quote(att.Filename) + " (not saved: " + oneLine(reason) + ")"
 	}
-	return path.Join(a.opts.Exec.SandboxPath(req.Channel.Dir()), filepath.ToSlash(att.LocalPath))
+	return oneLine(path.Join(a.opts.Exec.SandboxPath(req.Channel.Dir()), filepath.ToSlash(att.LocalPath)))
 }
 
 // inlineImage reads an image attachment so the model can see it, when the model takes images.

@@ -103,8 +103,9 @@ func (a *Agent) takeSteered(run *activeRun, req Request, cur *logCursor) []llm.M
 	return msgs
 }
 
-// userMessage is how the model sees a message from a person. A trigger carries its local time
-// and its images inline: `[2026-03-15 11:00:05+01:00] [mario]: text`. Other messages are just
+// userMessage is how the model sees a message from a person, framed so that its text cannot
+// pass for another message (see frame.go). A trigger carries its local time and its images
+// inline: `[2026-03-15 11:00:05+01:00] [mario]: text`. Other messages are just
 // `[mario]: text`. Attachments are listed by their paths in the sandbox.
 func (a *Agent) userMessage(req Request, m chat.Message, trigger bool) llm.Message {
 	var b strings.Builder
@@ -113,7 +114,8 @@ func (a *Agent) userMessage(req Request, m chat.Message, trigger bool) llm.Messa
 		b.WriteString(m.TS.In(a.opts.Location).Format("2006-01-02 15:04:05-07:00"))
 		b.WriteString("] ")
 	}
-	fmt.Fprintf(&b, "[%s]: %s", senderName(m.Sender), m.Text)
+	b.WriteString("[" + speaker(m.Sender) + "]: ")
+	quoteText(&b, m.Text)
 	msg := llm.Message{Role: llm.RoleUser, Timestamp: m.TS.UnixMilli()}
 	if m.TS.IsZero() {
 		msg.Timestamp = time.Now().UnixMilli()
@@ -134,18 +136,6 @@ func (a *Agent) userMessage(req Request, m chat.Message, trigger bool) llm.Messa
 	}
 	msg.Content = append([]llm.Content{llm.Text(b.String())}, images...)
 	return msg
-}
-
-func senderName(u chat.User) string {
-	switch {
-	case u.Username != "":
-		return u.Username
-	case u.DisplayName != "":
-		return u.DisplayName
-	case u.ID != "":
-		return u.ID
-	}
-	return "unknown"
 }
 
 // persist records a message of the run in context.jsonl and, for the bot's answers, in the

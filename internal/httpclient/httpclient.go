@@ -1,5 +1,6 @@
 // Package httpclient makes the HTTP clients mom talks to the outside with: the model
-// providers and the chat platforms.
+// providers and the chat platforms. Their redirects never carry credentials to another
+// origin (CheckRedirect).
 package httpclient
 
 import (
@@ -14,11 +15,12 @@ import (
 const idleConnsPerHost = 64
 
 // New returns a client with the default transport's proxy settings, dial and TLS timeouts
-// and HTTP/2, keeping idleConnsPerHost connections per host for reuse. timeout limits a
+// and HTTP/2, keeping idleConnsPerHost connections per host for reuse, whose redirects leave
+// the credentials behind when they lead to another origin (CheckRedirect). timeout limits a
 // whole request, 0 for none (a streamed model answer may take many minutes).
 func New(timeout time.Duration) *http.Client {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.MaxIdleConns = max(t.MaxIdleConns, 2*idleConnsPerHost)
 	t.MaxIdleConnsPerHost = idleConnsPerHost
-	return &http.Client{Transport: t, Timeout: timeout}
+	return &http.Client{Transport: t, Timeout: timeout, CheckRedirect: CheckRedirect}
 }

@@ -240,7 +240,9 @@ func TestToolsParam(t *testing.T) {
 func TestSize(t *testing.T) {
 	n := len(Build(terminalParams(t)))
 	t.Logf("prompt for an empty workspace: %d bytes", n)
-	if n > 8000 {
+	// 8,000 bytes until issue 15 taught the model how continuation lines of a message are
+	// quoted (about 100 bytes); raise it again only for what the model cannot do without.
+	if n > 8100 {
 		t.Errorf("the prompt for an empty workspace grew to %d bytes", n)
 	}
 }

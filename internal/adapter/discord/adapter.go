@@ -72,7 +72,6 @@ type Options struct {
 type Adapter struct {
 	opts     Options
 	log      *slog.Logger
-	http     *http.Client
 	client   rest.Client
 	channels rest.Channels
 	threads  rest.Threads
@@ -118,7 +117,7 @@ func New(opts Options) *Adapter {
 		rest.WithRateLimiter(newBuckets()),
 	)
 	a := &Adapter{
-		opts: opts, log: log, http: hc, client: client,
+		opts: opts, log: log, client: client,
 		channels: rest.NewChannels(client, discord.AllowedMentions{Parse: []discord.AllowedMentionType{discord.AllowedMentionTypeUsers}}),
 		threads:  rest.NewThreads(client),
 		seen:     chat.NewDedup(4096),
@@ -126,7 +125,7 @@ func New(opts Options) *Adapter {
 		dir:      newDirectory(),
 		rate:     chat.Retrier{Platform: "Discord", Log: log, RetryAfter: retryAfter},
 		fetch: &fetch.Fetcher{Platform: "Discord", Adapter: opts.Name, Store: opts.Store, Log: log,
-			Max: maxAttachment},
+			Max: maxAttachment, HTTP: hc, Hosts: hosts(api)},
 	}
 	return a
 }

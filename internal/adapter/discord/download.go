@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"time"
 
 	"github.com/disgoorg/disgo/discord"
@@ -28,11 +27,7 @@ func (a *Adapter) download(ctx context.Context, channel string, ts time.Time, f 
 		file.Gone = errors.New("Discord gave no download address for the file")
 	}
 	return a.fetch.Save(ctx, channel, ts, file, func(ctx context.Context) (io.ReadCloser, error) {
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, f.URL, nil)
-		if err != nil {
-			return nil, err
-		}
-		resp, err := fetch.Get(a.http, req, "Discord's CDN")
+		resp, err := a.fetch.Get(ctx, f.URL, nil, "Discord's CDN")
 		var status *fetch.StatusError
 		if errors.As(err, &status) {
 			return nil, fmt.Errorf("%w (the link may have expired)", err)
@@ -42,4 +37,11 @@ func (a *Adapter) download(ctx context.Context, channel string, ts time.Time, f 
 		}
 		return resp.Body, nil
 	})
+}
+
+// hosts are Discord's servers for files: attachments are on cdn.discordapp.com (and
+// media.discordapp.net), and the API's address counts too (apiUrl, where the fake serves
+// its CDN). Nothing is sent with a download, but a file is still fetched only from there.
+func hosts(api string) fetch.Hosts {
+	return fetch.Hosts{Domains: []string{"discordapp.com", "discordapp.net", "discord.com"}, API: api}
 }

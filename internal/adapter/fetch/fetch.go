@@ -1,8 +1,9 @@
 // Package fetch downloads the files people attach to chat messages into the channel's
 // attachments directory (store.Channel.SaveAttachment), for every platform adapter alike: the
-// size cap, the time limit, and a failure described in the attachment rather than lost, so
-// the model hears of the file even when it could not be fetched. How a platform hands out a
-// file (an address, a token, an API call first) stays in its adapter.
+// size cap, the time limit, the platform's servers as the only place files come from and
+// credentials go to (Hosts, Fetcher.Get), and a failure described in the attachment rather
+// than lost, so the model hears of the file even when it could not be fetched. How a
+// platform hands out a file (an address, a token, an API call first) stays in its adapter.
 package fetch
 
 import (
@@ -12,9 +13,12 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
+	"strconv"
 	"time"
 
 	"github.com/mom-agent/mom/internal/chat"
+	"github.com/mom-agent/mom/internal/httpclient"
 	"github.com/mom-agent/mom/internal/store"
 )
 
@@ -36,6 +40,11 @@ type Fetcher struct {
 	// PlatformMax says Max is the platform's limit rather than mom's, which the refusal of a
 	// larger file says.
 	PlatformMax bool
+	// HTTP sends the downloads (nil: http.DefaultClient). Its own redirect policy is
+	// replaced by httpclient.CheckRedirect, whoever made it.
+	HTTP *http.Client
+	// Hosts are the platform's servers, the only ones Get downloads from.
+	Hosts Hosts
 }
 
 // File is a file a message came with, as the platform describes it.
@@ -103,9 +112,34 @@ func (e *StatusError) Error() string {
 	return fmt.Sprintf("download failed: %s answered %s", e.From, e.Status)
 }
 
-// Get sends req and returns the answer if it is 200 OK. Otherwise the error says the download
-// failed: a *StatusError naming from, or the transport's error.
-func Get(c *http.Client, req *http.Request, from string) (*http.Response, error) {
+// Get downloads the file at address from one of the platform's servers (Hosts), sending
+// header with it: the platform's credentials, nil for none. An address on any other server
+// is refused before anything is sent. A redirect may lead elsewhere (CDNs do), but then the
+// request goes on without header and without a Referer (httpclient.CheckRedirect). The
+// answer is returned if it is 200 OK; otherwise the error says the download failed: a
+// *StatusError naming from ("Slack", "Discord's CDN"), or the transport's error.
+//
+// Errors never quote address, which may hold a token (Telegram's do): only its host.
+func (f *Fetcher) Get(ctx context.Context, address string, header http.Header, from string) (*http.Response, error) {
+	u, err := url.Parse(address)
+	if err != nil {
+		return nil, errors.New("download failed: the file's address is not a valid URL")
+	}
+	if !f.Hosts.Allows(u) {
+		return nil, fmt.Errorf("the file's address points to %s, not to %s, and mom fetches %s's files only from %s's own servers", describeHost(u), f.Platform, f.Platform, f.Platform)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return nil, errors.New("download failed: the file's address is not a valid URL")
+	}
+	for name, values := range header {
+		req.Header[name] = values
+	}
+	c := *http.DefaultClient
+	if f.HTTP != nil {
+		c = *f.HTTP
+	}
+	c.CheckRedirect = httpclient.CheckRedirect
 	resp, err := c.Do(req)
 	if err != nil {
 		return nil, fmt.Errorf("download failed: %w", err)
@@ -115,4 +149,12 @@ func Get(c *http.Client, req *http.Request, from string) (*http.Response, error)
 		return nil, &StatusError{From: from, Status: resp.Status}
 	}
 	return resp, nil
+}
+
+// describeHost names u's server for an error: its host and port, quoted.
+func describeHost(u *url.URL) string {
+	if u.Host == "" {
+		return "no server"
+	}
+	return strconv.Quote(u.Host)
 }

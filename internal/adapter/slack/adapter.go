@@ -52,7 +52,6 @@ type Options struct {
 type Adapter struct {
 	opts  Options
 	api   *slackgo.Client
-	http  *http.Client
 	log   *slog.Logger
 	dir   *directory
 	seen  *chat.Dedup
@@ -90,12 +89,12 @@ func New(opts Options) *Adapter {
 		apiOpts = append(apiOpts, slackgo.OptionAPIURL(u))
 	}
 	a := &Adapter{
-		opts: opts, http: hc, log: log,
+		opts: opts, log: log,
 		api:  slackgo.New(opts.Config.BotToken, apiOpts...),
 		seen: chat.NewDedup(4096),
 		rate: chat.Retrier{Platform: "Slack", Log: log, RetryAfter: retryAfter},
 		fetch: &fetch.Fetcher{Platform: "Slack", Adapter: opts.Name, Store: opts.Store, Log: log,
-			Max: maxAttachment},
+			Max: maxAttachment, HTTP: hc, Hosts: hosts(opts.Config.APIURL)},
 	}
 	a.dir = newDirectory(a)
 	a.lanes = chat.NewLanes()

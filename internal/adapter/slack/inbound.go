@@ -127,7 +127,7 @@ func formatTS(t time.Time) string {
 }
 
 // download saves a shared file into the channel's attachments. Slack's download addresses
-// need the bot token.
+// need the bot token, which goes only to Slack's own servers (hosts).
 func (a *Adapter) download(ctx context.Context, channel string, ts time.Time, f slackgo.File) chat.Attachment {
 	file := fetch.File{Name: f.Name, MimeType: f.Mimetype, Size: int64(f.Size)}
 	if file.Name == "" {
@@ -147,12 +147,8 @@ func (a *Adapter) download(ctx context.Context, channel string, ts time.Time, f 
 		file.Gone = errors.New("Slack gave no download address for the file")
 	}
 	return a.fetch.Save(ctx, channel, ts, file, func(ctx context.Context) (io.ReadCloser, error) {
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-		if err != nil {
-			return nil, err
-		}
-		req.Header.Set("Authorization", "Bearer "+a.opts.Config.BotToken)
-		resp, err := fetch.Get(a.http, req, "Slack")
+		auth := http.Header{"Authorization": {"Bearer " + a.opts.Config.BotToken}}
+		resp, err := a.fetch.Get(ctx, url, auth, "Slack")
 		if err != nil {
 			return nil, err
 		}
@@ -163,4 +159,10 @@ func (a *Adapter) download(ctx context.Context, channel string, ts time.Time, f 
 		}
 		return resp.Body, nil
 	})
+}
+
+// hosts are Slack's servers for files: slack.com and every host under it (files are on
+// files.slack.com), and the API's own address when config.json names one (apiUrl).
+func hosts(apiURL string) fetch.Hosts {
+	return fetch.Hosts{Domains: []string{"slack.com"}, API: apiURL}
 }

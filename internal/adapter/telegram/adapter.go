@@ -106,7 +106,9 @@ func New(opts Options) (*Adapter, error) {
 		seen: chat.NewDedup(4096), lanes: chat.NewLanes(),
 		rate: chat.Retrier{Platform: "Telegram", Log: log, RetryAfter: retryAfter},
 		fetch: &fetch.Fetcher{Platform: "Telegram", Adapter: opts.Name, Store: opts.Store, Log: log,
-			Max: maxAttachment, PlatformMax: true}}
+			Max: maxAttachment, PlatformMax: true, HTTP: hc,
+			// Download addresses are the Bot API's own, with the token in the path.
+			Hosts: fetch.Hosts{API: base}}}
 	a.dir = newDirectory()
 	return a, nil
 }

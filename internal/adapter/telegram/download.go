@@ -2,10 +2,8 @@ package telegram
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"time"
 
 	"github.com/go-telegram/bot"
@@ -31,11 +29,7 @@ func (a *Adapter) download(ctx context.Context, channel string, ts time.Time, f 
 		if err != nil {
 			return nil, fmt.Errorf("Telegram would not hand out the file (getFile): %w", err)
 		}
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, a.api.FileDownloadLink(tf), nil)
-		if err != nil {
-			return nil, errors.New("Telegram gave an unusable file path")
-		}
-		resp, err := fetch.Get(a.http, req, "Telegram")
+		resp, err := a.fetch.Get(ctx, a.api.FileDownloadLink(tf), nil, "Telegram")
 		if err != nil {
 			return nil, a.redact(err)
 		}

@@ -167,7 +167,7 @@ func (s *Server) filesInfo(q *apiReq) (obj, *apiError) {
 }
 
 // serveFile serves url_private and url_private_download. With the bot token it answers the
-// bytes; without it, like Slack, it redirects to the sign-in page, which answers 200 with
+// bytes (or redirects to File.MovedTo); without it, like Slack, it redirects to the sign-in page, which answers 200 with
 // HTML, so a client that forgets the token saves a web page.
 func (s *Server) serveFile(w http.ResponseWriter, r *http.Request) {
 	// /files-pri/<team>-<file id>/[download/]<name>
@@ -187,9 +187,9 @@ func (s *Server) serveFile(w http.ResponseWriter, r *http.Request) {
 	}
 	s.Notify()
 	var content []byte
-	var mimetype, name string
+	var mimetype, name, movedTo string
 	if f != nil {
-		content, mimetype, name = f.Content, f.Mimetype, f.Name
+		content, mimetype, name, movedTo = f.Content, f.Mimetype, f.Name, f.MovedTo
 	}
 	s.mu.Unlock()
 
@@ -198,6 +198,8 @@ func (s *Server) serveFile(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 	case !authorized:
 		http.Redirect(w, r, s.root()+"?redir="+url.QueryEscape(r.URL.Path), http.StatusFound)
+	case movedTo != "":
+		http.Redirect(w, r, movedTo, http.StatusFound)
 	default:
 		w.Header().Set("Content-Type", mimetype)
 		w.Header().Set("Content-Length", strconv.Itoa(len(content)))

@@ -53,6 +53,12 @@ type File struct {
 	Title    string // defaults to Name
 	Mimetype string // guessed from Name when empty
 	Content  []byte
+	// ForgedURL, when set, is given as url_private and url_private_download instead of the
+	// server's own address: a file event forged to send the bot token elsewhere.
+	ForgedURL string
+	// MovedTo, when set, makes the server answer the bot's download with a redirect here
+	// instead of the content, as a file host may send a client on to a CDN.
+	MovedTo string
 }
 
 // Message is a message as a person sees it now, after edits.

@@ -248,6 +248,9 @@ func (s *Server) wire(ch *channel, m *message) *wireMsg {
 }
 
 func (s *Server) fileURL(f *file, download bool) string {
+	if f.ForgedURL != "" {
+		return f.ForgedURL
+	}
 	p := "files-pri/" + s.cfg.teamID + "-" + f.ID + "/"
 	if download {
 		p += "download/"

@@ -34,8 +34,13 @@ func (s *Server) serveFile(w http.ResponseWriter, path string) {
 		writeError(w, &apiError{code: http.StatusNotFound, desc: "Not Found"})
 		return
 	}
-	content := found.Content
+	content, movedTo := found.Content, s.movedTo
 	s.mu.Unlock()
+	if movedTo != "" {
+		w.Header().Set("Location", movedTo)
+		w.WriteHeader(http.StatusFound)
+		return
+	}
 	w.Header().Set("Content-Type", "application/octet-stream")
 	_, _ = w.Write(content)
 }

@@ -38,8 +38,9 @@ type Server struct {
 	nextUpdate int64
 	allowed    []string // allowed_updates as last set; nil means the default
 	webhook    string
-	poll       *poll // the getUpdates call waiting, if any
-	polls      int   // getUpdates calls answered ok
+	movedTo    string // where file downloads are redirected, "" to serve them
+	poll       *poll  // the getUpdates call waiting, if any
+	polls      int    // getUpdates calls answered ok
 	conflicts  int
 	delivered  map[int64]int // update id → times sent in a getUpdates answer
 	confirmed  int
@@ -58,6 +59,11 @@ func WithBot(id int64, username string) Option {
 // WithWebhook starts the server with a webhook set, as when another program used the token
 // before; getUpdates answers 409 until deleteWebhook.
 func WithWebhook(url string) Option { return func(s *Server) { s.webhook = url } }
+
+// WithFilesMovedTo makes the server answer every file download (of a file getFile returned)
+// with a redirect to url instead of the content, as a file server may send a client on to a
+// CDN.
+func WithFilesMovedTo(url string) Option { return func(s *Server) { s.movedTo = url } }
 
 // New starts a server. Close it when done.
 func New(opts ...Option) *Server {

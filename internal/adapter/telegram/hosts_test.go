@@ -1,0 +1,40 @@
+package telegram
+
+import (
+	"net/url"
+	"testing"
+
+	"github.com/mom-agent/mom/internal/config"
+)
+
+// TestFileHosts: files are fetched, with the token in their path, only from the Bot API
+// server mom talks to: Telegram's, or the one config.json names.
+func TestFileHosts(t *testing.T) {
+	t.Parallel()
+	for api, want := range map[string]map[string]bool{
+		"": {
+			"https://api.telegram.org/file/bot1:abc/documents/file_1.pdf": true,
+			"http://api.telegram.org/file/bot1:abc/documents/file_1.pdf":  false,
+			"https://telegram.org/file/bot1:abc/documents/file_1.pdf":     false,
+		},
+		"http://127.0.0.1:8081": {
+			"http://127.0.0.1:8081/file/bot1:abc/photos/file_2.jpg":       true,
+			"https://api.telegram.org/file/bot1:abc/documents/file_1.pdf": false,
+			"http://127.0.0.1:8082/file/bot1:abc/photos/file_2.jpg":       false,
+		},
+	} {
+		a, err := New(Options{Name: "tg", Config: config.TelegramOptions{BotToken: "1:abc", APIURL: api}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for address, allowed := range want {
+			u, err := url.Parse(address)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.fetch.Hosts.Allows(u) != allowed {
+				t.Errorf("apiUrl %q, %s: allowed = %v, want %v", api, address, !allowed, allowed)
+			}
+		}
+	}
+}
