@@ -61,6 +61,7 @@ func (a *Adapter) guard(next http.Handler, cookie string) http.Handler {
 		token := a.token
 		a.mu.Unlock()
 		if !authorized(r, cookie, token) {
+			a.hangUp(w)
 			h.Set("Content-Type", "text/plain; charset=utf-8")
 			h.Set("WWW-Authenticate", `Bearer realm="mom"`)
 			w.WriteHeader(http.StatusUnauthorized)
@@ -68,6 +69,7 @@ func (a *Adapter) guard(next http.Handler, cookie string) http.Handler {
 			return
 		}
 		if r.Method != http.MethodGet && r.Method != http.MethodHead && !sameOrigin(r) {
+			a.hangUp(w)
 			writeError(w, http.StatusForbidden, "this request came from another site ("+r.Header.Get("Origin")+"); mom only takes changes from its own page")
 			return
 		}
