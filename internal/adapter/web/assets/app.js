@@ -36,8 +36,10 @@ function el(tag, cls, text) {
   return e;
 }
 
+// escapeHTML makes text safe inside HTML, attribute values included. It also shows a NUL as
+// U+FFFD, as browsers do wherever they meet one; the HTML parser would drop it.
 function escapeHTML(s) {
-  return s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+  return s.replace(/[&<>"'\u0000]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;", "\u0000": "\uFFFD" }[c]));
 }
 
 // md renders the little markdown models write: code blocks, inline code, bold, italics,
@@ -57,15 +59,38 @@ function md(src) {
   return out;
 }
 
+// inline renders code spans, links, bold and italics in one paragraph. The text is escaped
+// first, so it holds no "<" of its own; each code span and link is then set aside as a
+// placeholder "<n>", which nothing a person writes can spell and no later rule can reach
+// into (a "**" in a link's address stays in the address).
 function inline(s) {
-  const codes = [];
-  s = s.replace(/`([^`\n]+)`/g, (_, c) => { codes.push(c); return `\u0000${codes.length - 1}\u0000`; });
+  const held = [];
+  const hold = (html) => `<${held.push(html) - 1}>`;
+  const unhold = (t) => t.replace(/<(\d+)>/g, (_, i) => unhold(held[+i]));
   s = escapeHTML(s);
-  s = s.replace(/\[([^\]\n]+)\]\((https?:\/\/[^)\s]+)\)/g, '<a href="$2" target="_blank" rel="noopener noreferrer">$1</a>');
+  s = s.replace(/`([^`\n]+)`/g, (_, c) => hold(`<code>${c}</code>`));
+  // A link's text and address stop at the next "[": a line of "[" or of "[a](https://x"
+  // with nothing to close them would otherwise be scanned to its end from every "[".
+  s = s.replace(/\[([^[\]\n]+)\]\((https?:\/\/[^)\s<[]+)\)/g, (_, text, url) =>
+    hold(`<a href="${url}" target="_blank" rel="noopener noreferrer">${emphasis(text)}</a>`));
+  s = emphasis(s).replace(/\n/g, "<br>");
+  return unhold(s);
+}
+
+// emphasis renders bold and italics in escaped text.
+function emphasis(s) {
   s = s.replace(/\*\*([^*\n]+)\*\*/g, "<strong>$1</strong>");
-  s = s.replace(/(^|[\s(])[_*]([^_*\n]+)[_*](?=$|[\s).,!?:;])/g, "$1<em>$2</em>");
-  s = s.replace(/\n/g, "<br>");
-  return s.replace(/\u0000(\d+)\u0000/g, (_, i) => `<code>${escapeHTML(codes[+i])}</code>`);
+  return s.replace(/(^|[\s(])[_*]([^_*\n]+)[_*](?=$|[\s).,!?:;])/g, "$1<em>$2</em>");
+}
+
+// setMarkdown shows src rendered in e; should rendering ever fail, it shows src as plain
+// text, so one message cannot keep a channel from showing.
+function setMarkdown(e, src) {
+  try {
+    e.innerHTML = md(src);
+  } catch (err) {
+    e.textContent = src;
+  }
 }
 
 function time(ts) {
@@ -122,7 +147,7 @@ function renderMessage(m) {
   box.append(meta);
   if (m.text && !(bot && m.attachments && m.attachments.length)) {
     const body = el("div", "body");
-    body.innerHTML = md(m.text);
+    setMarkdown(body, m.text);
     box.append(body);
   }
   if (m.attachments && m.attachments.length) {
@@ -164,7 +189,7 @@ function runFrame(f) {
     case "text":
       if (!r.text) { r.text = el("div", "text"); r.buf = ""; r.body.append(r.text); }
       r.buf += f.text;
-      r.text.innerHTML = md(r.buf);
+      setMarkdown(r.text, r.buf);
       break;
     case "message_end":
       r.text = null;
