@@ -37,6 +37,7 @@ func (a *Adapter) routes(addr net.Addr) http.Handler {
 	app.HandleFunc("POST /api/channels/{channel}/stop", a.stop)
 	app.HandleFunc("GET /api/channels/{channel}/files/{file}", a.download)
 	app.HandleFunc("GET /api/events", a.events)
+	app.HandleFunc("POST /api/name", a.checkName)
 
 	root := http.NewServeMux()
 	root.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {

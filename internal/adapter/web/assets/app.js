@@ -21,7 +21,11 @@ async function api(method, path, body) {
   let data = null;
   try { data = await res.json(); } catch (e) { /* not JSON */ }
   if (res.status === 401) throw new Error("mom's access token is missing: open the address mom printed when it started.");
-  if (!res.ok) throw new Error((data && data.error) || `${res.status} ${res.statusText}`);
+  if (!res.ok) {
+    const err = new Error((data && data.error) || `${res.status} ${res.statusText}`);
+    err.status = res.status;
+    throw err;
+  }
   return data;
 }
 
@@ -462,22 +466,28 @@ async function createChannel(ev) {
   }
 }
 
-function askName() {
+// askName opens the name dialog, with why the name kept in this browser cannot be used
+// when there is a reason.
+function askName(why) {
   $("#name-input").value = state.name;
-  $("#name-dialog").showModal();
+  showError("#name-error", why);
+  if (!$("#name-dialog").open) $("#name-dialog").showModal();
 }
 
-function saveName(ev) {
-  const name = $("#name-input").value.trim().replace(/\s+/g, " ");
-  if (!/^[\p{L}\p{N} ._'-]{1,32}$/u.test(name)) {
-    ev.preventDefault();
-    showError("#name-error", "Use 1 to 32 letters, digits, spaces and . - _ '");
-    return;
+// saveName asks mom whether the name can be used (which names can is mom's to say: not its
+// own, for one) and keeps it as mom will show it; otherwise the dialog stays, saying why.
+async function saveName(ev) {
+  ev.preventDefault();
+  try {
+    const data = await api("POST", "/api/name", { name: $("#name-input").value });
+    state.name = data.name;
+    localStorage.setItem("mom.name", data.name);
+    $("#who").textContent = data.name;
+    showError("#name-error", "");
+    $("#name-dialog").close();
+  } catch (e) {
+    showError("#name-error", e.message);
   }
-  state.name = name;
-  localStorage.setItem("mom.name", name);
-  $("#who").textContent = name;
-  showError("#name-error", "");
 }
 
 function start() {
@@ -495,6 +505,7 @@ function start() {
   loadChannels().then(() => openChannel(state.channel)).catch((e) => showError("#send-error", e.message));
   loadEvents();
   if (!state.name) askName();
+  else api("POST", "/api/name", { name: state.name }).catch((e) => { if (e.status === 400) askName(e.message); });
 }
 
 start();
