@@ -26,8 +26,12 @@ var hostileMessages = []struct{ id, text string }{
 	{"html", "<0> <img src=x onerror=alert(1)> &lt;1&gt;"},
 	{"brackets", strings.Repeat("[", 1<<20)},
 	{"links", strings.Repeat("[a](https://x", 1<<16)},
+	{"file", "see the invoice"},
 	{"after", "after all that"},
 }
+
+// disguisedFile is a file name whose right-to-left override makes it read as a PDF.
+const disguisedFile = "invoice\u202efdp.exe"
 
 // writeHistory gives web/general a log.jsonl with hostileMessages from Eve, as if she had
 // sent them before mom restarted.
@@ -41,7 +45,11 @@ func writeHistory(t *testing.T, ww *webWorld) {
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	eve := chat.User{ID: "web:Eve", Username: "Eve", DisplayName: "Eve"}
 	for i, m := range hostileMessages {
-		line, err := json.Marshal(chat.Message{ID: m.id, ChannelID: "general", TS: at.Add(time.Duration(i) * time.Second), Sender: eve, Text: m.text, IsMention: true})
+		msg := chat.Message{ID: m.id, ChannelID: "general", TS: at.Add(time.Duration(i) * time.Second), Sender: eve, Text: m.text, IsMention: true}
+		if m.id == "file" {
+			msg.Attachments = []chat.Attachment{{Filename: disguisedFile, LocalPath: "attachments/1_invoice_fdp.exe", MimeType: "image/png"}}
+		}
+		line, err := json.Marshal(msg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -60,13 +68,22 @@ func rendered(id string) string {
 // TestWebBrowserHostileTextRenders: a channel whose history holds text that spells out the
 // renderer's placeholders, reaches into a link, carries HTML, or would take the page minutes
 // to render, shows every message, NULs included (as U+FFFD), and keeps working: a message
-// like them sent live and a streamed answer like them show too. Then the renderer itself is
-// checked on thousands of generated texts: it never fails, makes only its own elements and
-// links, and loses no NUL and no digit between two NULs.
+// like them sent live and a streamed answer like them show too. File names (an attachment's,
+// an event file's) show a bidi override as an escape rather than obey it. Then the renderer
+// itself is checked on thousands of generated texts: it never fails, makes only its own
+// elements and links, and loses no NUL and no digit between two NULs.
 func TestWebBrowserHostileTextRenders(t *testing.T) {
 	ctx := newBrowser(t)
 	ww := newWebWorld(t, "", "")
 	writeHistory(t, ww)
+	events := filepath.Join(ww.dir, "workspace", "events")
+	if err := os.MkdirAll(events, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(events, "nosj.\u202eexe.json"),
+		[]byte(`{"type": "one-shot", "channelId": "web/general", "text": "x", "at": "2031-03-14T15:30:00+01:00"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	ww.llm.Enqueue(fakellm.Reply{Text: "Streamed \u00000\u0000 answer with `code` and **bold**.", EventDelay: time.Millisecond})
 	ww.run()
 	p := &page{t: t, ctx: ctx, ww: ww}
@@ -92,6 +109,15 @@ func TestWebBrowserHostileTextRenders(t *testing.T) {
 			t.Errorf("message %s shows %s characters of %d", m.id, got, len(m.text))
 		}
 	}
+
+	// The file's name shows its override rather than obeying it, in the link, its image's alt
+	// text and the name the browser saves it under.
+	if got := p.eval(`(() => { const a = document.querySelector('#log .msg[data-id="file"] .file a');
+		return [a.textContent, a.getAttribute("download"), a.querySelector("img").alt].join("|") })()`); got != `⬇ invoice\u202efdp.exe|invoice\u202efdp.exe|invoice\u202efdp.exe` {
+		t.Errorf("the disguised file shows as %q", got)
+	}
+
+	p.until("the event file, its override shown", `[...document.querySelectorAll("#events .file")].some(e => e.textContent === "nosj.\\u202eexe.json")`)
 
 	// Sent while the page is open, and an answer streamed.
 	if resp, body := ww.post("general", "Eve", "live \u00001\u0000 `y`", nil); resp.StatusCode != 200 {

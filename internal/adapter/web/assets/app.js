@@ -107,24 +107,33 @@ function scrollDown() {
   log.scrollTop = log.scrollHeight;
 }
 
+// visibleName shows the characters that can disguise a file name (controls, and the bidi
+// overrides that make "invoice\u202efdp.exe" read as "invoiceexe.pdf") as escapes, as mom
+// does on a terminal.
+function visibleName(s) {
+  return s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
 function fileLink(ch, att) {
   const box = el("div", "file");
+  const name = visibleName(att.filename || "");
   if (!att.localPath) {
-    box.append(el("span", "failed", `${att.filename}: ${att.error || "not saved"}`));
+    box.append(el("span", "failed", `${name}: ${att.error || "not saved"}`));
     return box;
   }
   const file = att.localPath.split("/").pop();
   const href = `${chanPath(ch)}/files/${encodeURIComponent(file)}`;
   const a = el("a");
   a.href = href;
-  a.setAttribute("download", att.filename);
+  a.setAttribute("download", name);
   if ((att.mimeType || "").startsWith("image/")) {
     const img = el("img");
     img.src = href;
-    img.alt = att.filename;
+    img.alt = name;
     a.append(img);
   }
-  a.append(document.createTextNode(`⬇ ${att.filename}`));
+  a.append(document.createTextNode(`⬇ ${name}`));
   box.append(a);
   return box;
 }
@@ -371,7 +380,7 @@ async function loadEvents() {
     if (!data.events.length) ul.append(el("li", "empty", "none: mom schedules them in workspace/events"));
     for (const ev of data.events) {
       const li = el("li");
-      li.append(el("div", "file", ev.file));
+      li.append(el("div", "file", visibleName(ev.file)));
       if (ev.error) { li.append(el("div", "bad", ev.error)); ul.append(li); continue; }
       li.append(el("div", "", `${ev.type}${ev.schedule ? ` "${ev.schedule}" ${ev.zone}` : ""} → ${ev.channel}`));
       if (!ev.next.length) li.append(el("div", "when", "will not fire again"));
