@@ -10,6 +10,7 @@ import (
 	"github.com/mom-agent/mom/internal/config"
 	"github.com/mom-agent/mom/internal/customtools"
 	"github.com/mom-agent/mom/internal/tools"
+	"github.com/mom-agent/mom/internal/visible"
 )
 
 // cmdCheck is `mom check <data-dir>`: validate config.json and print what would start, without
@@ -37,9 +38,10 @@ func cmdCheck(args []string, std stdio) error {
 		}
 	}
 	fmt.Fprintf(std.out, "%s is valid.\n\n%s", cfg.Path, cfg.Summary())
-	fmt.Fprint(std.out, customtools.Summary(customtools.Options{
+	// The tool folders are in the workspace, where commands in the sandbox write.
+	fmt.Fprint(std.out, visible.Text(customtools.Summary(customtools.Options{
 		DataDir: dir, Dirs: customtools.DefaultDirs(dir), Reserved: reservedToolNames(), Environ: os.Environ(),
-	}))
+	})))
 	if hint := cfg.MissingKeyHint(); hint != "" {
 		fmt.Fprintf(std.out, "\nWarning: %s\n", hint)
 	}

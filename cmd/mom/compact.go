@@ -11,6 +11,7 @@ import (
 
 	"github.com/mom-agent/mom/internal/compact"
 	"github.com/mom-agent/mom/internal/render"
+	"github.com/mom-agent/mom/internal/visible"
 )
 
 // cmdCompact is `mom compact <data-dir> <adapter>/<channel>`: summarize a channel's context
@@ -57,6 +58,6 @@ func cmdCompact(ctx context.Context, args []string, std stdio) error {
 		return fmt.Errorf("could not compact %s: %w", target, err)
 	}
 	fmt.Fprintf(std.out, "Compacted %s: about %s → %s tokens; kept the newest %d entries of context.jsonl, summarized the rest:\n\n%s\n",
-		target, render.Tokens(info.TokensBefore), render.Tokens(info.TokensAfter), info.Kept, info.Summary)
+		target, render.Tokens(info.TokensBefore), render.Tokens(info.TokensAfter), info.Kept, visible.Text(info.Summary))
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/mom-agent/mom/internal/config"
 	"github.com/mom-agent/mom/internal/confined"
 	"github.com/mom-agent/mom/internal/events"
+	"github.com/mom-agent/mom/internal/visible"
 )
 
 // cmdEvents is `mom events <data-dir> [--next N]`: list every event file with its channel and
@@ -49,32 +50,34 @@ func cmdEvents(args []string, std stdio) error {
 	}
 	for _, l := range listed {
 		if l.Err != nil {
-			fmt.Fprintf(std.out, "%s  INVALID: %v\n", l.Name, l.Err)
+			fmt.Fprintf(std.out, "%s  INVALID: %s\n", visible.Line(l.Name), visible.Line(l.Err.Error()))
 			continue
 		}
 		describeEvent(std.out, l.Event, now, next)
 	}
 	shown := len(listed) + listInvalid(std.out, evDir)
 	if shown == 0 {
-		fmt.Fprintf(std.out, "no events in %s\n", evDir)
+		fmt.Fprintf(std.out, "no events in %s\n", visible.Line(evDir.Path()))
 	}
 	return nil
 }
 
-// describeEvent prints one event and its next fire times.
+// describeEvent prints one event and its next fire times. Its file name and channel come from
+// a file commands in the sandbox may have written, so they are printed with visible.Line.
 func describeEvent(w io.Writer, ev events.Event, now time.Time, n int) {
+	file, channel := visible.Line(ev.File), visible.Line(ev.ChannelID())
 	switch ev.Type {
 	case events.Immediate:
-		fmt.Fprintf(w, "%s  immediate  %s\n  runs as soon as mom sees it (a file older than mom's start is deleted unrun)\n", ev.File, ev.ChannelID())
+		fmt.Fprintf(w, "%s  immediate  %s\n  runs as soon as mom sees it (a file older than mom's start is deleted unrun)\n", file, channel)
 	case events.OneShot:
-		fmt.Fprintf(w, "%s  one-shot  %s\n", ev.File, ev.ChannelID())
+		fmt.Fprintf(w, "%s  one-shot  %s\n", file, channel)
 		if ev.At.Before(now) {
 			fmt.Fprintf(w, "  %s  (past: deleted unrun when mom sees it)\n", ev.At.Format(time.RFC3339))
 		} else {
 			fmt.Fprintf(w, "  %s\n", ev.At.Format("2006-01-02 15:04 -07:00 Mon"))
 		}
 	case events.Periodic:
-		fmt.Fprintf(w, "%s  periodic %q in %s  %s\n", ev.File, ev.Schedule.String(), ev.Zone, ev.ChannelID())
+		fmt.Fprintf(w, "%s  periodic %q in %s  %s\n", file, ev.Schedule.String(), visible.Line(ev.Zone.String()), channel)
 		times := ev.Schedule.NextN(now, n)
 		if len(times) == 0 {
 			fmt.Fprintln(w, "  never fires")
@@ -86,7 +89,7 @@ func describeEvent(w io.Writer, ev events.Event, now time.Time, n int) {
 }
 
 // listInvalid prints the files set aside as invalid in the events directory dir, with the
-// reason their note gives.
+// reason their note gives. Names and notes may have been written by commands in the sandbox.
 func listInvalid(w io.Writer, dir confined.Dir) int {
 	list := events.ListSetAside(dir)
 	for _, s := range list {
@@ -94,7 +97,7 @@ func listInvalid(w io.Writer, dir confined.Dir) int {
 		if reason == "" {
 			reason = "(no note)"
 		}
-		fmt.Fprintf(w, "%s/%s  INVALID (set aside): %s\n", events.InvalidDir, s.File, reason)
+		fmt.Fprintf(w, "%s/%s  INVALID (set aside): %s\n", events.InvalidDir, visible.Line(s.File), visible.Line(reason))
 	}
 	return len(list)
 }

@@ -19,6 +19,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/mom-agent/mom/internal/visible"
 )
 
 // version is set at build time with -ldflags "-X main.version=v1.2.3"; otherwise the module
@@ -78,10 +80,11 @@ func run(ctx context.Context, args []string, std stdio) int {
 	case errors.As(err, &code):
 		return int(code)
 	case errors.Is(err, errUsage):
-		fmt.Fprintf(std.err, "mom: %v\n\n%s", err, usage)
+		fmt.Fprintf(std.err, "mom: %s\n\n%s", visible.Text(err.Error()), usage)
 		return 2
 	default:
-		fmt.Fprintf(std.err, "mom: %v\n", err)
+		// Errors can name files and channels that commands in the sandbox made.
+		fmt.Fprintf(std.err, "mom: %s\n", visible.Text(err.Error()))
 		return 1
 	}
 }

@@ -191,7 +191,7 @@ func TestWebEveryRouteNeedsTheToken(t *testing.T) {
 		{"GET", "/"}, {"GET", "/?token=wrong"}, {"GET", "/assets/app.js"}, {"GET", "/assets/index.html"}, {"GET", "/ws"},
 		{"GET", "/api/channels"}, {"POST", "/api/channels"}, {"GET", "/api/channels/general/messages"},
 		{"POST", "/api/channels/general/messages"}, {"POST", "/api/channels/general/stop"},
-		{"GET", "/api/channels/general/files/x.txt"}, {"GET", "/api/events"}, {"GET", "/no/such/page"},
+		{"GET", "/api/channels/general/files/x.txt"}, {"GET", "/api/events"}, {"POST", "/api/name"}, {"GET", "/no/such/page"},
 	}
 	for _, r := range routes {
 		for _, token := range []string{"", "not-the-token"} {
@@ -374,6 +374,11 @@ func TestWebBadInputIsRefusedWithAReason(t *testing.T) {
 		{"POST", "/api/channels", `not json`, 400, `send the new channel as JSON`},
 		{"POST", "/api/channels/general/messages", `{"text": "hi"}`, 400, `multipart/form-data`},
 		{"POST", "/api/channels/general/stop", `{"name": ""}`, 400, `pick a display name first`},
+		{"POST", "/api/channels/general/stop", `{"name": "MOM"}`, 400, `\"MOM\" reads as mom's own name; pick another`},
+		{"POST", "/api/name", `{"name": " m.o.m "}`, 400, `\"m.o.m\" reads as mom's own name; pick another`},
+		{"POST", "/api/name", `{"name": "\u00a0\u2028"}`, 400, `pick a display name first`},
+		{"POST", "/api/name", `{"name": "a\u001b[2Jb"}`, 400, `may use letters, digits`},
+		{"POST", "/api/name", `{"name": "  Ada   Lovelace "}`, 200, `{"name":"Ada Lovelace"}`},
 		{"GET", "/api/channels/..%2Fslack/messages", ``, 404, `may use only lowercase letters`},
 		{"GET", "/api/channels/general/messages?limit=0", ``, 400, `limit must be a number from 1 to 2000`},
 		{"GET", "/api/channels/general/messages?runsFrom=-1", ``, 400, `runsFrom must be an offset in log.jsonl (a number from 0 up), not \"-1\"`},
@@ -387,6 +392,7 @@ func TestWebBadInputIsRefusedWithAReason(t *testing.T) {
 	for _, tt := range []struct{ name, text, want string }{
 		{"", "hi", "pick a display name first"},
 		{"<script>", "hi", "may use letters, digits"},
+		{"Mom", "hi", `\"Mom\" reads as mom's own name; pick another, so nobody takes your words for mom's`},
 		{"ada", "  ", "the message is empty"},
 	} {
 		if resp, body := ww.post("general", tt.name, tt.text, nil); resp.StatusCode != 400 || !strings.Contains(body, tt.want) {

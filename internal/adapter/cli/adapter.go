@@ -106,7 +106,7 @@ func (a *Adapter) read(ctx context.Context, in chat.Inbox) {
 func (a *Adapter) deliver(ctx context.Context, in chat.Inbox, text string, cut bool, readErr error) bool {
 	text = strings.TrimSpace(text)
 	if cut {
-		a.out.line(a.out.red(fmt.Sprintf("(the message was longer than %d MB; mom gets its first %d MB)", maxMessage>>20, maxMessage>>20)))
+		a.out.line(red, fmt.Sprintf("(the message was longer than %d MB; mom gets its first %d MB)", maxMessage>>20, maxMessage>>20))
 	}
 	if text != "" {
 		a.heard.Store(true)
@@ -114,13 +114,13 @@ func (a *Adapter) deliver(ctx context.Context, in chat.Inbox, text string, cut b
 			if ctx.Err() != nil {
 				return false
 			}
-			a.out.line(a.out.red("error: " + err.Error()))
+			a.out.line(red, "error: "+err.Error())
 		}
 	} else if readErr == nil {
 		a.prompt()
 	}
 	if readErr != nil && readErr != io.EOF {
-		a.out.line(a.out.red("error reading input: " + readErr.Error()))
+		a.out.line(red, "error reading input: "+readErr.Error())
 	}
 	return readErr == nil
 }
@@ -200,13 +200,13 @@ func (a *Adapter) Post(ctx context.Context, channelID string, out chat.Outgoing)
 	if a.opts.OneShot {
 		w = &writer{w: a.opts.Progress}
 	}
-	w.line(w.dim(out.Text))
+	w.line(dim, out.Text)
 	return strconv.FormatInt(a.seq.Add(1), 10), nil
 }
 
 // Update prints the new text: a terminal cannot change what it printed.
 func (a *Adapter) Update(ctx context.Context, channelID, messageID, text string) error {
-	a.out.line(text)
+	a.out.line(plain, text)
 	return nil
 }
 
@@ -223,7 +223,7 @@ func (a *Adapter) Upload(ctx context.Context, channelID string, f chat.File) err
 	if f.Title != "" {
 		title = " (" + f.Title + ")"
 	}
-	w.line(w.dim(fmt.Sprintf("attached file: %s%s", f.Path, title)))
+	w.line(dim, fmt.Sprintf("attached file: %s%s", f.Path, title))
 	return nil
 }
 
@@ -233,7 +233,7 @@ func (a *Adapter) Reply(ctx context.Context, channelID string, trigger chat.Mess
 		return &oneShot{a: a, progress: &writer{w: a.opts.Progress}}
 	}
 	if f := trigger.EventFile(); f != "" {
-		a.out.line(a.out.dim("(starting event " + f + ")"))
+		a.out.line(dim, "(starting event "+f+")")
 	}
 	return &reply{a: a, w: a.out}
 }
@@ -254,6 +254,6 @@ func (a *Adapter) Outcome() llm.StopReason {
 // prompt shows that mom is ready for the next line.
 func (a *Adapter) prompt() {
 	if a.opts.Interactive && !a.opts.OneShot {
-		a.out.write(a.out.bold("> "))
+		a.out.write(bold, "> ")
 	}
 }

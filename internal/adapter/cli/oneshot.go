@@ -28,29 +28,29 @@ func (o *oneShot) Event(ev agent.Event) {
 			}
 		}
 	case agent.EventToolStart:
-		p.line("→ " + ev.Label)
+		p.line(plain, "→ "+ev.Label)
 	case agent.EventToolEnd:
 		if ev.IsError {
-			p.line("  ✗ " + firstLine(ev.Output, 200))
+			p.line(plain, "  ✗ "+firstLine(ev.Output, 200))
 		}
 	case agent.EventRetryStart:
-		p.line("  retrying: " + firstLine(ev.ErrorMessage, 200))
+		p.line(plain, "  retrying: "+firstLine(ev.ErrorMessage, 200))
 	case agent.EventCompactionStart:
-		p.line("Compacting context…")
+		p.line(plain, "Compacting context…")
 	case agent.EventCompactionEnd:
 		if line := render.CompactionLine(ev); line != "" {
-			p.line(line)
+			p.line(plain, line)
 		}
 	case agent.EventAgentEnd:
 		o.result = ev
 		switch ev.StopReason {
 		case llm.StopError:
-			p.line("error: " + ev.ErrorMessage)
+			p.line(plain, "error: "+ev.ErrorMessage)
 		case llm.StopAborted:
-			p.line("stopped")
+			p.line(plain, "stopped")
 		}
 		if u := render.UsageLine(ev); u != "" {
-			p.line(u)
+			p.line(plain, u)
 		}
 	}
 }
@@ -62,7 +62,7 @@ func (o *oneShot) Upload(ctx context.Context, f chat.File) error {
 // Close prints the answer and records how the run ended for the exit status.
 func (o *oneShot) Close(ctx context.Context) error {
 	if o.answer != "" {
-		o.a.out.line(o.answer)
+		o.a.out.line(plain, o.answer)
 	}
 	o.a.setOutcome(o.result.StopReason)
 	return nil

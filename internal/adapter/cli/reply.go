@@ -31,43 +31,43 @@ func (r *reply) Event(ev agent.Event) {
 				w.endLine()
 				r.thinking = false
 			}
-			w.write(ev.Delta)
+			w.write(plain, ev.Delta)
 		case "thinking":
 			if r.a.opts.Interactive {
 				r.thinking = true
-				w.write(w.dim(ev.Delta))
+				w.write(dim, ev.Delta)
 			}
 		}
 	case agent.EventMessageEnd:
 		w.endLine()
 		r.thinking = false
 	case agent.EventToolStart:
-		w.line(w.cyan("→ " + ev.Label))
+		w.line(cyan, "→ "+ev.Label)
 	case agent.EventToolEnd:
 		if ev.IsError {
-			w.line(w.red("  ✗ " + firstLine(ev.Output, 200)))
+			w.line(red, "  ✗ "+firstLine(ev.Output, 200))
 		}
 	case agent.EventRetryStart:
-		w.line(w.dim(fmt.Sprintf("  retrying in %s (attempt %d of %d): %s",
-			ev.Delay.Round(100*time.Millisecond), ev.Attempt, ev.MaxAttempts, firstLine(ev.ErrorMessage, 200))))
+		w.line(dim, fmt.Sprintf("  retrying in %s (attempt %d of %d): %s",
+			ev.Delay.Round(100*time.Millisecond), ev.Attempt, ev.MaxAttempts, firstLine(ev.ErrorMessage, 200)))
 	case agent.EventCompactionStart:
-		w.line(w.dim("Compacting context…"))
+		w.line(dim, "Compacting context…")
 	case agent.EventCompactionEnd:
 		if line := render.CompactionLine(ev); line != "" {
-			w.line(w.dim(line))
+			w.line(dim, line)
 		}
 	case agent.EventAgentEnd:
 		w.endLine()
 		switch ev.StopReason {
 		case llm.StopError:
-			w.line(w.red("error: " + ev.ErrorMessage))
+			w.line(red, "error: "+ev.ErrorMessage)
 		case llm.StopAborted:
-			w.line(w.dim("Stopped."))
+			w.line(dim, "Stopped.")
 		case llm.StopLength:
-			w.line(w.dim("(the answer was cut off at the model's output limit)"))
+			w.line(dim, "(the answer was cut off at the model's output limit)")
 		}
 		if u := render.UsageLine(ev); u != "" {
-			w.line(w.dim("↳ " + u))
+			w.line(dim, "↳ "+u)
 		}
 	}
 }

@@ -3,10 +3,16 @@ package cli
 import (
 	"io"
 	"sync"
+
+	"github.com/mom-agent/mom/internal/visible"
 )
 
 // writer serializes output from the input goroutine and the runs, and adds colour when the
-// output is a terminal.
+// output is a terminal. Everything it prints goes through visible.Text first: the answer
+// streams from a model that reads web pages and files, tool output and labels come from
+// commands, notices name files, and none of it may move the cursor, rewrite the screen or
+// set the title. Markdown is plain characters and prints as written; the only escape
+// sequences that reach the terminal are the writer's own colours.
 type writer struct {
 	mu    sync.Mutex
 	w     io.Writer
@@ -15,27 +21,41 @@ type writer struct {
 	midLine bool
 }
 
-func (w *writer) write(s string) {
+// style is an SGR colour code; plain is none.
+type style string
+
+const (
+	plain style = ""
+	dim   style = "2"
+	bold  style = "1"
+	red   style = "31"
+	cyan  style = "36"
+)
+
+// write prints s in style st where the output stands.
+func (w *writer) write(st style, s string) {
 	if s == "" || w.w == nil {
 		return
 	}
+	s = visible.Text(s)
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	_, _ = io.WriteString(w.w, s)
+	_, _ = io.WriteString(w.w, w.paint(st, s))
 	w.midLine = s[len(s)-1] != '\n'
 }
 
-// line writes s on a line of its own.
-func (w *writer) line(s string) {
+// line prints s in style st on a line of its own.
+func (w *writer) line(st style, s string) {
 	if w.w == nil {
 		return
 	}
+	s = visible.Text(s)
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.midLine {
 		_, _ = io.WriteString(w.w, "\n")
 	}
-	_, _ = io.WriteString(w.w, s+"\n")
+	_, _ = io.WriteString(w.w, w.paint(st, s)+"\n")
 	w.midLine = false
 }
 
@@ -49,14 +69,10 @@ func (w *writer) endLine() {
 	}
 }
 
-func (w *writer) paint(code, s string) string {
-	if !w.color || s == "" {
+// paint wraps s, already visible, in the colour st when the output is a terminal.
+func (w *writer) paint(st style, s string) string {
+	if !w.color || st == plain || s == "" {
 		return s
 	}
-	return "\x1b[" + code + "m" + s + "\x1b[0m"
+	return "\x1b[" + string(st) + "m" + s + "\x1b[0m"
 }
-
-func (w *writer) dim(s string) string  { return w.paint("2", s) }
-func (w *writer) bold(s string) string { return w.paint("1", s) }
-func (w *writer) red(s string) string  { return w.paint("31", s) }
-func (w *writer) cyan(s string) string { return w.paint("36", s) }

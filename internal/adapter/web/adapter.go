@@ -48,6 +48,9 @@ type Options struct {
 	Announce io.Writer
 	// Log receives connection news and failures.
 	Log *slog.Logger
+	// IdleTimeout is how long a connection may wait on the browser between requests, and
+	// for the rest of a refused one, before it is closed; 0 means two minutes.
+	IdleTimeout time.Duration
 }
 
 // Adapter is the web chat.
@@ -133,7 +136,8 @@ func (a *Adapter) Start(ctx context.Context, in chat.Inbox) error {
 	}
 	srv := &http.Server{
 		Handler:           a.routes(ln.Addr()),
-		ReadHeaderTimeout: 10 * time.Second,
+		ReadHeaderTimeout: headerTimeout,
+		IdleTimeout:       a.idleTimeout(),
 		ErrorLog:          slog.NewLogLogger(a.log.Handler(), slog.LevelDebug),
 	}
 	evw, err := a.watchEvents()

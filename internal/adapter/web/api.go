@@ -156,7 +156,7 @@ func (a *Adapter) send(w http.ResponseWriter, r *http.Request) {
 	var name string
 	status, err := a.readParts(mr, ch, now, &name, &m)
 	if err == nil {
-		m.Sender, err = person(name)
+		m.Sender, err = person(name, a.Bot().Username)
 		status = http.StatusBadRequest
 	}
 	if err == nil {
@@ -269,7 +269,7 @@ func (a *Adapter) stop(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "send who is stopping as JSON: {\"name\": \"ada\"}")
 		return
 	}
-	u, err := person(req.Name)
+	u, err := person(req.Name, a.Bot().Username)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
@@ -282,6 +282,25 @@ func (a *Adapter) stop(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, m)
+}
+
+// checkName answers POST /api/name {"name": "..."}: the display name as mom will show it,
+// or why it cannot be used, so the page can say so when the name is picked rather than at
+// the first message.
+func (a *Adapter) checkName(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Name string `json:"name"`
+	}
+	if err := json.NewDecoder(io.LimitReader(r.Body, 4096)).Decode(&req); err != nil {
+		writeError(w, http.StatusBadRequest, "send the display name as JSON: {\"name\": \"ada\"}")
+		return
+	}
+	u, err := person(req.Name, a.Bot().Username)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"name": u.DisplayName})
 }
 
 // download answers GET /api/channels/{channel}/files/{file}: a file from the channel's

@@ -14,7 +14,7 @@ import (
 // so each is theirs; the display name is not an account and shuts no one out.
 func (a *Adapter) MemberChannels(ctx context.Context, userID string) ([]string, error) {
 	name, ok := strings.CutPrefix(userID, "web:")
-	if u, err := person(name); !ok || err != nil || u.ID != userID {
+	if u, err := person(name, a.Bot().Username); !ok || err != nil || u.ID != userID {
 		return nil, fmt.Errorf("%q is not a web chat person's id (web:<display name>)", userID)
 	}
 	ids, err := a.channelIDs()

@@ -21,17 +21,43 @@ func TestCheckChannelName(t *testing.T) {
 }
 
 func TestPerson(t *testing.T) {
-	u, err := person("  Ada   Lovelace ")
+	u, err := person("  Ada   Lovelace ", "mom")
 	if err != nil || u.ID != "web:Ada Lovelace" || u.Username != "Ada Lovelace" || u.IsBot {
 		t.Errorf("person = %+v, %v", u, err)
 	}
-	if u, err := person("Zoë O'Neil-2"); err != nil || u.ID != "web:Zoë O'Neil-2" {
-		t.Errorf("person = %+v, %v", u, err)
+	for in, id := range map[string]string{
+		"Zoë O'Neil-2":       "web:Zoë O'Neil-2",
+		"Zoe\u0308 O'Neil-2": "web:Zoë O'Neil-2", // the same name, its accent typed apart
+		"सुमन":               "web:सुमन",         // vowel signs are marks
+		"Momo":               "web:Momo",
+		"mommy":              "web:mommy",
+		"Tom":                "web:Tom",
+	} {
+		if u, err := person(in, "mom"); err != nil || u.ID != id {
+			t.Errorf("person(%q) = %+v, %v; want %s", in, u, err, id)
+		}
 	}
-	for _, bad := range []string{"", "   ", "<b>", "mom]: hi", strings.Repeat("x", 33), "\xff"} {
-		if _, err := person(bad); err == nil {
+	for _, bad := range []string{"", "   ", "\u00a0\u2028\t", "<b>", "mom]: hi", strings.Repeat("x", 33), "\xff",
+		"\x1b[31m", "a\x00b", "\u200b", "\u3164", "ada\u3164", "\u0301ada", "a\u202eb"} {
+		if _, err := person(bad, "mom"); err == nil {
 			t.Errorf("%q was accepted", bad)
 		}
+	}
+}
+
+// TestBotsNameIsReserved: nobody in the web chat may go by mom's own name, in any case,
+// spacing or punctuation, in full-width letters or with Cyrillic or Greek look-alikes; the
+// reason says so.
+func TestBotsNameIsReserved(t *testing.T) {
+	for _, name := range []string{"mom", "Mom", "MOM", " m o m ", "M O M", "m.o.m", "m-o-m", "_mom_", "mom.", "m'om",
+		"ｍｏｍ", "Мом", "МОМ", "mоm", "mοm", "mòm", "mo\u0301m"} {
+		_, err := person(name, "mom")
+		if err == nil || !strings.Contains(err.Error(), "reads as mom's own name; pick another") {
+			t.Errorf("%q: %v", name, err)
+		}
+	}
+	if _, err := person("Bot", "bot"); err == nil {
+		t.Error("another bot name was not reserved")
 	}
 }
 

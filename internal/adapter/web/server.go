@@ -37,6 +37,7 @@ func (a *Adapter) routes(addr net.Addr) http.Handler {
 	app.HandleFunc("POST /api/channels/{channel}/stop", a.stop)
 	app.HandleFunc("GET /api/channels/{channel}/files/{file}", a.download)
 	app.HandleFunc("GET /api/events", a.events)
+	app.HandleFunc("POST /api/name", a.checkName)
 
 	root := http.NewServeMux()
 	root.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
@@ -61,6 +62,7 @@ func (a *Adapter) guard(next http.Handler, cookie string) http.Handler {
 		token := a.token
 		a.mu.Unlock()
 		if !authorized(r, cookie, token) {
+			a.hangUp(w)
 			h.Set("Content-Type", "text/plain; charset=utf-8")
 			h.Set("WWW-Authenticate", `Bearer realm="mom"`)
 			w.WriteHeader(http.StatusUnauthorized)
@@ -68,6 +70,7 @@ func (a *Adapter) guard(next http.Handler, cookie string) http.Handler {
 			return
 		}
 		if r.Method != http.MethodGet && r.Method != http.MethodHead && !sameOrigin(r) {
+			a.hangUp(w)
 			writeError(w, http.StatusForbidden, "this request came from another site ("+r.Header.Get("Origin")+"); mom only takes changes from its own page")
 			return
 		}

@@ -21,7 +21,11 @@ async function api(method, path, body) {
   let data = null;
   try { data = await res.json(); } catch (e) { /* not JSON */ }
   if (res.status === 401) throw new Error("mom's access token is missing: open the address mom printed when it started.");
-  if (!res.ok) throw new Error((data && data.error) || `${res.status} ${res.statusText}`);
+  if (!res.ok) {
+    const err = new Error((data && data.error) || `${res.status} ${res.statusText}`);
+    err.status = res.status;
+    throw err;
+  }
   return data;
 }
 
@@ -36,8 +40,10 @@ function el(tag, cls, text) {
   return e;
 }
 
+// escapeHTML makes text safe inside HTML, attribute values included. It also shows a NUL as
+// U+FFFD, as browsers do wherever they meet one; the HTML parser would drop it.
 function escapeHTML(s) {
-  return s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+  return s.replace(/[&<>"'\u0000]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;", "\u0000": "\uFFFD" }[c]));
 }
 
 // md renders the little markdown models write: code blocks, inline code, bold, italics,
@@ -57,15 +63,38 @@ function md(src) {
   return out;
 }
 
+// inline renders code spans, links, bold and italics in one paragraph. The text is escaped
+// first, so it holds no "<" of its own; each code span and link is then set aside as a
+// placeholder "<n>", which nothing a person writes can spell and no later rule can reach
+// into (a "**" in a link's address stays in the address).
 function inline(s) {
-  const codes = [];
-  s = s.replace(/`([^`\n]+)`/g, (_, c) => { codes.push(c); return `\u0000${codes.length - 1}\u0000`; });
+  const held = [];
+  const hold = (html) => `<${held.push(html) - 1}>`;
+  const unhold = (t) => t.replace(/<(\d+)>/g, (_, i) => unhold(held[+i]));
   s = escapeHTML(s);
-  s = s.replace(/\[([^\]\n]+)\]\((https?:\/\/[^)\s]+)\)/g, '<a href="$2" target="_blank" rel="noopener noreferrer">$1</a>');
+  s = s.replace(/`([^`\n]+)`/g, (_, c) => hold(`<code>${c}</code>`));
+  // A link's text and address stop at the next "[": a line of "[" or of "[a](https://x"
+  // with nothing to close them would otherwise be scanned to its end from every "[".
+  s = s.replace(/\[([^[\]\n]+)\]\((https?:\/\/[^)\s<[]+)\)/g, (_, text, url) =>
+    hold(`<a href="${url}" target="_blank" rel="noopener noreferrer">${emphasis(text)}</a>`));
+  s = emphasis(s).replace(/\n/g, "<br>");
+  return unhold(s);
+}
+
+// emphasis renders bold and italics in escaped text.
+function emphasis(s) {
   s = s.replace(/\*\*([^*\n]+)\*\*/g, "<strong>$1</strong>");
-  s = s.replace(/(^|[\s(])[_*]([^_*\n]+)[_*](?=$|[\s).,!?:;])/g, "$1<em>$2</em>");
-  s = s.replace(/\n/g, "<br>");
-  return s.replace(/\u0000(\d+)\u0000/g, (_, i) => `<code>${escapeHTML(codes[+i])}</code>`);
+  return s.replace(/(^|[\s(])[_*]([^_*\n]+)[_*](?=$|[\s).,!?:;])/g, "$1<em>$2</em>");
+}
+
+// setMarkdown shows src rendered in e; should rendering ever fail, it shows src as plain
+// text, so one message cannot keep a channel from showing.
+function setMarkdown(e, src) {
+  try {
+    e.innerHTML = md(src);
+  } catch (err) {
+    e.textContent = src;
+  }
 }
 
 function time(ts) {
@@ -78,24 +107,33 @@ function scrollDown() {
   log.scrollTop = log.scrollHeight;
 }
 
+// visibleName shows the characters that can disguise a file name (controls, and the bidi
+// overrides that make "invoice\u202efdp.exe" read as "invoiceexe.pdf") as escapes, as mom
+// does on a terminal.
+function visibleName(s) {
+  return s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
 function fileLink(ch, att) {
   const box = el("div", "file");
+  const name = visibleName(att.filename || "");
   if (!att.localPath) {
-    box.append(el("span", "failed", `${att.filename}: ${att.error || "not saved"}`));
+    box.append(el("span", "failed", `${name}: ${att.error || "not saved"}`));
     return box;
   }
   const file = att.localPath.split("/").pop();
   const href = `${chanPath(ch)}/files/${encodeURIComponent(file)}`;
   const a = el("a");
   a.href = href;
-  a.setAttribute("download", att.filename);
+  a.setAttribute("download", name);
   if ((att.mimeType || "").startsWith("image/")) {
     const img = el("img");
     img.src = href;
-    img.alt = att.filename;
+    img.alt = name;
     a.append(img);
   }
-  a.append(document.createTextNode(`⬇ ${att.filename}`));
+  a.append(document.createTextNode(`⬇ ${name}`));
   box.append(a);
   return box;
 }
@@ -122,7 +160,7 @@ function renderMessage(m) {
   box.append(meta);
   if (m.text && !(bot && m.attachments && m.attachments.length)) {
     const body = el("div", "body");
-    body.innerHTML = md(m.text);
+    setMarkdown(body, m.text);
     box.append(body);
   }
   if (m.attachments && m.attachments.length) {
@@ -164,7 +202,7 @@ function runFrame(f) {
     case "text":
       if (!r.text) { r.text = el("div", "text"); r.buf = ""; r.body.append(r.text); }
       r.buf += f.text;
-      r.text.innerHTML = md(r.buf);
+      setMarkdown(r.text, r.buf);
       break;
     case "message_end":
       r.text = null;
@@ -342,7 +380,7 @@ async function loadEvents() {
     if (!data.events.length) ul.append(el("li", "empty", "none: mom schedules them in workspace/events"));
     for (const ev of data.events) {
       const li = el("li");
-      li.append(el("div", "file", ev.file));
+      li.append(el("div", "file", visibleName(ev.file)));
       if (ev.error) { li.append(el("div", "bad", ev.error)); ul.append(li); continue; }
       li.append(el("div", "", `${ev.type}${ev.schedule ? ` "${ev.schedule}" ${ev.zone}` : ""} → ${ev.channel}`));
       if (!ev.next.length) li.append(el("div", "when", "will not fire again"));
@@ -437,22 +475,28 @@ async function createChannel(ev) {
   }
 }
 
-function askName() {
+// askName opens the name dialog, with why the name kept in this browser cannot be used
+// when there is a reason.
+function askName(why) {
   $("#name-input").value = state.name;
-  $("#name-dialog").showModal();
+  showError("#name-error", why);
+  if (!$("#name-dialog").open) $("#name-dialog").showModal();
 }
 
-function saveName(ev) {
-  const name = $("#name-input").value.trim().replace(/\s+/g, " ");
-  if (!/^[\p{L}\p{N} ._'-]{1,32}$/u.test(name)) {
-    ev.preventDefault();
-    showError("#name-error", "Use 1 to 32 letters, digits, spaces and . - _ '");
-    return;
+// saveName asks mom whether the name can be used (which names can is mom's to say: not its
+// own, for one) and keeps it as mom will show it; otherwise the dialog stays, saying why.
+async function saveName(ev) {
+  ev.preventDefault();
+  try {
+    const data = await api("POST", "/api/name", { name: $("#name-input").value });
+    state.name = data.name;
+    localStorage.setItem("mom.name", data.name);
+    $("#who").textContent = data.name;
+    showError("#name-error", "");
+    $("#name-dialog").close();
+  } catch (e) {
+    showError("#name-error", e.message);
   }
-  state.name = name;
-  localStorage.setItem("mom.name", name);
-  $("#who").textContent = name;
-  showError("#name-error", "");
 }
 
 function start() {
@@ -470,6 +514,7 @@ function start() {
   loadChannels().then(() => openChannel(state.channel)).catch((e) => showError("#send-error", e.message));
   loadEvents();
   if (!state.name) askName();
+  else api("POST", "/api/name", { name: state.name }).catch((e) => { if (e.status === 400) askName(e.message); });
 }
 
 start();
