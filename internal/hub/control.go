@@ -17,15 +17,21 @@ func isStop(text string) bool {
 	return t == "stop" || t == "/stop"
 }
 
-// stop aborts the channel's run and drops the triggers waiting behind it (people's stay in the
-// log and reach the context with the next run; events count as handled).
+// stop aborts the channel's run, or cancels it while it waits for a free slot, and drops the
+// triggers waiting behind it (people's stay in the log and reach the context with the next
+// run; events count as handled).
 func (h *Hub) stop(mem *member, ch *store.Channel, m chat.Message) {
 	key := ch.Key()
 	var dropped []job
+	inLine := false
 	h.mu.Lock()
-	if q := h.queues[key]; q != nil && len(q.jobs) > 1 {
-		dropped = append(dropped, q.jobs[1:]...)
-		q.jobs = q.jobs[:1]
+	if q := h.queues[key]; q != nil {
+		if len(q.jobs) > 1 {
+			dropped = append(dropped, q.jobs[1:]...)
+			q.jobs = q.jobs[:1]
+		}
+		// A run still waiting for a slot is dropped by its worker, which calls its done.
+		inLine = q.slot != nil && h.slots.cancel(q.slot)
 	}
 	h.mu.Unlock()
 	for _, j := range dropped {
@@ -33,11 +39,14 @@ func (h *Hub) stop(mem *member, ch *store.Channel, m chat.Message) {
 			j.done() // a dropped event counts as handled, so its file is not left behind
 		}
 	}
-	if h.agent.Abort(key) {
+	switch {
+	case inLine:
+		h.notice(mem, m, "_Stopped before it started._")
+	case h.agent.Abort(key):
 		h.notice(mem, m, "_Stopping…_")
-		return
+	default:
+		h.notice(mem, m, "_Nothing running._")
 	}
-	h.notice(mem, m, "_Nothing running._")
 }
 
 // refuse tells someone once that mom does not take DMs from them. Later DMs are logged

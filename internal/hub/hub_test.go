@@ -1,8 +1,10 @@
 package hub
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"log/slog"
 	"strings"
 	"sync"
 	"testing"
@@ -68,9 +70,16 @@ type hubRig struct {
 	plat  *platform
 	llm   *fakellm.Server
 	store *store.Store
+	logs  *syncBuffer // the hub's log, as text
 }
 
 func newHubRig(t *testing.T, cfg config.Adapter) *hubRig {
+	t.Helper()
+	return newHubRigWith(t, cfg, Options{})
+}
+
+// newHubRigWith is newHubRig with the hub's limits.
+func newHubRigWith(t *testing.T, cfg config.Adapter, opts Options) *hubRig {
 	t.Helper()
 	srv := fakellm.New(fakellm.WithAPIKey("k"))
 	t.Cleanup(srv.Close)
@@ -86,7 +95,8 @@ func newHubRig(t *testing.T, cfg config.Adapter) *hubRig {
 		Provider: anthropic.New(anthropic.Options{APIKey: "k", BaseURL: srv.URL()}),
 		Model:    llm.Lookup("anthropic", "claude-sonnet-4-5"), Exec: exec, Tools: tools.Builtin(),
 	})
-	h := New(st, ag, nil)
+	logs := &syncBuffer{}
+	h := New(st, ag, slog.New(slog.NewTextHandler(logs, nil)), opts)
 	plat := &platform{}
 	cfg.Name, cfg.Type = "plat", "test"
 	if err := h.Register(plat, cfg); err != nil {
@@ -96,7 +106,25 @@ func newHubRig(t *testing.T, cfg config.Adapter) *hubRig {
 		h.Shutdown(context.Background())
 		st.Close()
 	})
-	return &hubRig{hub: h, plat: plat, llm: srv, store: st}
+	return &hubRig{hub: h, plat: plat, llm: srv, store: st, logs: logs}
+}
+
+// syncBuffer is a bytes.Buffer safe for concurrent writes and reads.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 func msg(id, user, text string, mention, dm bool) chat.Message {
