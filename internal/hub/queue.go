@@ -58,7 +58,13 @@ func (h *Hub) trigger(mem *member, ch *store.Channel, j job) {
 		h.mu.Unlock()
 		return
 	}
-	switch mem.cfg.Busy {
+	policy := mem.cfg.Busy
+	if policy == config.BusySteer && q.waitsForSlot() {
+		// A run that has not started cannot take a message at its next step; this one gets a
+		// run of its own after it, as in queue mode.
+		policy = config.BusyQueue
+	}
+	switch policy {
 	case config.BusyQueue:
 		if len(q.jobs)-1 >= maxQueued { // jobs[0] is the run in progress
 			h.mu.Unlock()

@@ -365,6 +365,8 @@ func TestBusyPoliciesApplyToARunWaitingForASlot(t *testing.T) {
 	}{
 		{config.BusyReject, "B: _Already working. Say `@mom stop` to cancel._", []string{"job-A1", "job-B1"}},
 		{config.BusyQueue, "B: _Queued: I'll get to this when I'm done._", []string{"job-A1", "job-B1", "job-B2"}},
+		// A run that has not started cannot be steered: the message is queued instead.
+		{config.BusySteer, "B: _Queued: I'll get to this when I'm done._", []string{"job-A1", "job-B1", "job-B2"}},
 	} {
 		t.Run(string(tt.busy), func(t *testing.T) {
 			t.Parallel()
