@@ -17,13 +17,13 @@ import (
 //     back when its reply is finished, so a channel with many queued runs gets one run per
 //     turn and then lines up again at the back: it cannot jump ahead of other channels, and
 //     since a channel runs one run at a time it never holds more than one slot.
-//   - Events (scheduled and external wake-ups) may hold at most eventMax slots, about three
-//     quarters, and always at least one fewer than there are slots (with a single slot,
-//     events and people share it). An event at the head of the line while events hold their
-//     share waits there and the next person's run goes first. So however many events flood
-//     in, the remaining quarter is kept for people: a person's run never waits behind more
-//     events than fit into their share. People do not otherwise overtake events, so events
-//     are not starved by busy people either.
+//   - Events (scheduled and external wake-ups) may hold at most eventMax slots: three
+//     quarters, rounded down, and always at least one fewer than there are slots (with a
+//     single slot, events and people share it). While events hold their share, an event at
+//     the head of the line stays there and the first person's run behind it goes first. So
+//     however many events flood in, the other quarter of the slots only ever goes to
+//     people's runs. People do not otherwise overtake events, so busy people do not starve
+//     events either.
 //
 // Reserving a share rather than letting people always go first keeps a slot free for a
 // person even when every event runs long; the price is that during a flood of events alone
