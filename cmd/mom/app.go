@@ -122,7 +122,7 @@ func (a *app) build(std stdio) error {
 		},
 		Compaction: agent.CompactionSettings(a.cfg.Compaction),
 	})
-	a.hub = hub.New(st, a.agent, a.log)
+	a.hub = hub.New(st, a.agent, a.log, hub.Options{MaxConcurrentRuns: a.cfg.MaxConcurrentRuns})
 	return nil
 }
 

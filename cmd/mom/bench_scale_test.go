@@ -107,14 +107,17 @@ const (
 )
 
 // BenchmarkThousandChannels has a person mention mom in each of 1,000 Slack channels at once,
-// against a fake model that answers each after loadTurn. Each iteration times how long until
-// every run has finished, then checks that every channel shows exactly its own answer, once.
+// against a fake model that answers each after loadTurn. mom runs at most its default
+// maxConcurrentRuns of them at once; the others wait their turn, and those who wait longer
+// than a few seconds are told so (told-to-wait counts the channels). Each iteration times how
+// long until every run has finished, then checks that every channel shows exactly its own
+// answer, once.
 // It reports mom's peak resident memory (hwm-MB), and after an idle period its resident
 // memory (idle-rss-MB), its threads, and how many goroutines it has beyond those of a mom
 // that just started (extra-goroutines). mom has no goroutine counter; the Go runtime's stack
 // dump on SIGQUIT counts them, so nothing is added to mom for this.
 func BenchmarkThousandChannels(b *testing.B) {
-	var hwm, idleRSS, threads, extra []int
+	var hwm, idleRSS, threads, extra, told []int
 	b.ResetTimer()
 	for range b.N {
 		b.StopTimer()
@@ -130,7 +133,7 @@ func BenchmarkThousandChannels(b *testing.B) {
 		p.waitOutput(p.err, "log", "run finished", loadChannels)
 		b.StopTimer()
 		time.Sleep(idlePeriod)
-		checkEveryChannelAnsweredOnce(b, sw)
+		told = append(told, checkEveryChannelAnsweredOnce(b, sw))
 		st := procStatus(b, p.cmd.Process.Pid)
 		hwm, idleRSS, threads = append(hwm, st["VmHWM"]), append(idleRSS, st["VmRSS"]), append(threads, st["Threads"])
 		after := goroutinesAtExit(b, p)
@@ -145,6 +148,7 @@ func BenchmarkThousandChannels(b *testing.B) {
 	b.ReportMetric(float64(median(idleRSS))/1024, "idle-rss-MB")
 	b.ReportMetric(float64(median(threads)), "threads")
 	b.ReportMetric(float64(slices.Max(extra)), "extra-goroutines")
+	b.ReportMetric(float64(median(told)), "told-to-wait")
 }
 
 // newLoadWorld is newSlackWorld with n more channels that ada and mom are in, a model that
@@ -173,8 +177,10 @@ var questionRE = regexp.MustCompile(`question (\d{4})`)
 func loadChannel(i int) string { return fmt.Sprintf("C1%07d", i) }
 
 // checkEveryChannelAnsweredOnce fails unless the model was asked each question exactly once
-// and each channel shows one message from mom, at its top level, with its own answer.
-func checkEveryChannelAnsweredOnce(b *testing.B, sw *slackWorld) {
+// and each channel shows one message from mom, at its top level, with its own answer, besides
+// at most the notice that the run waits for a free slot. It returns how many channels got
+// that notice.
+func checkEveryChannelAnsweredOnce(b *testing.B, sw *slackWorld) (told int) {
 	b.Helper()
 	asked := map[string]int{}
 	for _, r := range sw.llm.Requests() {
@@ -189,24 +195,36 @@ func checkEveryChannelAnsweredOnce(b *testing.B, sw *slackWorld) {
 	for i := range loadChannels {
 		want := fmt.Sprintf("answer %04d", i)
 		var shown []string
+		notices := 0 // the run waited for one of the maxConcurrentRuns slots
 		for _, m := range sw.slack.Messages(loadChannel(i)) {
-			if m.User == slackBot {
+			switch {
+			case m.User != slackBot:
+			case strings.HasPrefix(m.Text, waitingNotice):
+				notices++
+			default:
 				shown = append(shown, m.Text)
 			}
 		}
+		if notices > 0 {
+			told++
+		}
 		n := asked[fmt.Sprintf("%04d", i)]
-		if n == 1 && len(shown) == 1 && strings.Contains(shown[0], want) {
+		if n == 1 && len(shown) == 1 && strings.Contains(shown[0], want) && notices <= 1 {
 			continue
 		}
 		if bad++; bad <= 10 {
-			b.Errorf("channel %s: the model was asked %d times, and mom shows %q; want %q once",
-				loadChannel(i), n, shown, want)
+			b.Errorf("channel %s: the model was asked %d times, and mom shows %q and %d notices that it waits; want %q once",
+				loadChannel(i), n, shown, notices, want)
 		}
 	}
 	if bad > 0 {
 		b.Fatalf("%d of %d channels were not answered exactly once", bad, loadChannels)
 	}
+	return told
 }
+
+// waitingNotice begins what mom says when a person's run waits for a free slot.
+const waitingNotice = "_Busy in other conversations;"
 
 // goroutineHeader starts each goroutine's stack in a Go runtime dump.
 var goroutineHeader = regexp.MustCompile(`(?m)^goroutine \d+ \[`)

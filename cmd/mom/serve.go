@@ -110,7 +110,7 @@ func cmdServe(ctx context.Context, args []string, std stdio) error {
 		return err
 	}
 	defer watcher.Stop()
-	log.Info("mom is running", "adapters", len(adapters), "startup", time.Since(started).Round(time.Microsecond))
+	log.Info("mom is running", "adapters", len(adapters), "maxConcurrentRuns", cfg.MaxConcurrentRuns, "startup", time.Since(started).Round(time.Microsecond))
 	if interactive {
 		fmt.Fprintf(std.err, "mom %s · %s/%s · type a message, Ctrl-C stops a run, Ctrl-D quits\n",
 			versionString(), cfg.Model.Provider, cfg.Model.ID)

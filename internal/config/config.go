@@ -17,10 +17,16 @@ type Config struct {
 	Compaction Compaction
 	// CustomTools says how the model calls the host-side custom tools.
 	CustomTools CustomTools
+	// MaxConcurrentRuns is how many runs may go at once across all channels
+	// ("maxConcurrentRuns"); DefaultMaxConcurrentRuns unless the file sets it.
+	MaxConcurrentRuns int
 	// Adapters are the chat connections to start, sorted by name.
 	Adapters []Adapter
 	// Path is the file the config came from (the name given to Parse), for messages.
 	Path string
+
+	// runsFromFile says MaxConcurrentRuns was set in the file, for Summary.
+	runsFromFile bool
 }
 
 // Model says which model mom talks to and how.
@@ -146,7 +152,7 @@ func Load(path string) (*Config, error) {
 // error, each naming the key it concerns.
 //
 // Parse applies the defaults that depend on nothing else (sandbox host, retry 3 / 2 s / 60 s,
-// thinking off, per-adapter dm and busy). The model's provider, id and key are left as the
+// thinking off, per-adapter dm and busy, concurrent runs by the machine's CPUs). The model's provider, id and key are left as the
 // file gives them until Resolve.
 func Parse(data []byte, name string, getenv func(string) (string, bool)) (*Config, error) {
 	root, err := parseSyntax(data, name)

@@ -14,7 +14,7 @@ import (
 
 // The keys of each section, in the order error messages list them.
 var (
-	topKeys     = []string{"model", "sandbox", "retry", "compaction", "customTools", "adapters"}
+	topKeys     = []string{"model", "sandbox", "retry", "compaction", "customTools", "maxConcurrentRuns", "adapters"}
 	modelKeys   = []string{"provider", "id", "apiKey", "baseUrl", "thinking", "maxTokens", "contextWindow"}
 	sandboxKeys = []string{"type", "container", "isolation", "network", "env"}
 	retryKeys   = []string{"maxRetries", "baseDelayMs", "maxDelayMs"}
@@ -34,6 +34,8 @@ func (d *decoder) config(root *hujson.Value) *Config {
 		Compaction: defaultCompaction(),
 
 		CustomTools: defaultCustomTools(),
+
+		MaxConcurrentRuns: DefaultMaxConcurrentRuns(),
 	}
 	top, ok := d.object(root, "")
 	if !ok {
@@ -54,6 +56,7 @@ func (d *decoder) config(root *hujson.Value) *Config {
 	if v := top.get("customTools"); v != nil {
 		d.customTools(v, &c.CustomTools)
 	}
+	d.maxConcurrentRuns(top, c)
 	if o := top.child("adapters"); o != nil {
 		c.Adapters = d.adapters(o)
 	}

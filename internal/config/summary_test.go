@@ -9,6 +9,7 @@ func TestSummary(t *testing.T) {
 	in := `{
 	  "model": {"provider": "openai", "id": "qwen3", "baseUrl": "http://user:hunter2@127.0.0.1:8000/v1?key=s3cret", "apiKey": "${KEY}"},
 	  "sandbox": {"type": "docker", "container": "box"},
+	  "maxConcurrentRuns": 8,
 	  "adapters": {"terminal": {"type": "cli", "admins": ["me"], "dm": ["u1"], "busy": "queue"}},
 	}`
 	c, err := Parse([]byte(in), "data/config.json", env(map[string]string{"KEY": "sk-very-secret"}))
@@ -25,6 +26,7 @@ key:      apiKey in config
 base URL: http://user:xxxxx@127.0.0.1:8000/v1?(hidden)
 sandbox:  docker, container "box" (the workspace is /workspace inside it; commands there can rewrite channel history, log.jsonl and context.jsonl, which only mom's file tools refuse to write)
 retry:    up to 3 times, waiting 2s doubling to at most 60s
+runs:     at most 8 at once across channels
 adapters:
   terminal (cli): DMs from u1; admins me; when busy: queue
 `

@@ -18,13 +18,15 @@ func isStop(text string) bool {
 	return t == "stop" || t == "/stop"
 }
 
-// stop aborts the channel's run and drops the triggers waiting behind it (people's stay in the
-// log and reach the context with the next run; events count as handled). Only the person whose
-// message started the run, or an admin, may stop it; a scheduled event's run has no such
-// person, and anyone who may start runs in the channel may stop it.
+// stop aborts the channel's run, or cancels it while it waits for a free slot, and drops the
+// triggers waiting behind it (people's stay in the log and reach the context with the next
+// run; events count as handled). Only the person whose message started the run, or an admin,
+// may stop it; a scheduled event's run has no such person, and anyone who may start runs in
+// the channel may stop it.
 func (h *Hub) stop(mem *member, ch *store.Channel, m chat.Message) {
 	key := ch.Key()
 	var dropped []job
+	inLine := false
 	h.mu.Lock()
 	q := h.queues[key]
 	if q != nil && len(q.jobs) > 0 && !mayStop(mem, q.jobs[0], m.Sender) {
@@ -34,9 +36,13 @@ func (h *Hub) stop(mem *member, ch *store.Channel, m chat.Message) {
 		h.notice(mem, m, "_Only "+senderName(owner)+", who asked for this run, or an admin can stop it._")
 		return
 	}
-	if q != nil && len(q.jobs) > 1 {
-		dropped = append(dropped, q.jobs[1:]...)
-		q.jobs = q.jobs[:1]
+	if q != nil {
+		if len(q.jobs) > 1 {
+			dropped = append(dropped, q.jobs[1:]...)
+			q.jobs = q.jobs[:1]
+		}
+		// A run still waiting for a slot is dropped by its worker, which calls its done.
+		inLine = q.slot != nil && h.slots.cancel(q.slot)
 	}
 	h.mu.Unlock()
 	for _, j := range dropped {
@@ -44,11 +50,14 @@ func (h *Hub) stop(mem *member, ch *store.Channel, m chat.Message) {
 			j.done() // a dropped event counts as handled, so its file is not left behind
 		}
 	}
-	if h.agent.Abort(key) {
+	switch {
+	case inLine:
+		h.notice(mem, m, "_Stopped before it started._")
+	case h.agent.Abort(key):
 		h.notice(mem, m, "_Stopping…_")
-		return
+	default:
+		h.notice(mem, m, "_Nothing running._")
 	}
-	h.notice(mem, m, "_Nothing running._")
 }
 
 // mayStop reports whether who may stop the run of j: its requester, an admin, or, for a

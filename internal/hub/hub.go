@@ -3,8 +3,9 @@
 // and one of them already in the log (sent again after mom died) is not logged twice.
 // Then the hub applies access control (access.go: who may start a run in DMs and in groups),
 // recognizes triggers (a mention or a DM) and `stop`, and runs the agent through a per-channel
-// queue: one run per channel at a time, channels in parallel. A trigger that arrives while its
-// channel is busy is handled by the adapter's busy policy: reject, queue or steer.
+// queue: one run per channel at a time, channels in parallel up to a global limit on
+// concurrent runs, shared fairly between channels (slots.go). A trigger that arrives while
+// its channel is busy is handled by the adapter's busy policy: reject, queue or steer.
 package hub
 
 import (
@@ -42,6 +43,11 @@ type Hub struct {
 	presence   *presence
 	departures departures
 
+	// slots limits how many runs go at once across channels; waitNotice is how long a
+	// person's run waits for one before they are told.
+	slots      *slots
+	waitNotice time.Duration
+
 	ctx    context.Context // runs and notices stop when it ends
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
@@ -61,14 +67,36 @@ type member struct {
 	cfg     config.Adapter
 }
 
+// Options are the hub's limits.
+type Options struct {
+	// MaxConcurrentRuns is how many runs may go at once across all channels (config.json's
+	// "maxConcurrentRuns"); zero means config.DefaultMaxConcurrentRuns.
+	MaxConcurrentRuns int
+	// WaitNotice is how long a person's run may wait for a free slot before they are told
+	// that it waits; zero means DefaultWaitNotice.
+	WaitNotice time.Duration
+}
+
+// DefaultWaitNotice is how long a person's run waits for a slot before mom says so. A wait
+// shorter than this passes unremarked (the answer starts about as soon as it would anyway);
+// a longer one without a word would look like mom ignored the message.
+const DefaultWaitNotice = 3 * time.Second
+
 // New returns a hub that logs to st and runs ag.
-func New(st *store.Store, ag *agent.Agent, log *slog.Logger) *Hub {
+func New(st *store.Store, ag *agent.Agent, log *slog.Logger, opts Options) *Hub {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
+	}
+	if opts.MaxConcurrentRuns <= 0 {
+		opts.MaxConcurrentRuns = config.DefaultMaxConcurrentRuns()
+	}
+	if opts.WaitNotice <= 0 {
+		opts.WaitNotice = DefaultWaitNotice
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Hub{
 		store: st, agent: ag, log: log, ctx: ctx, cancel: cancel, started: time.Now(),
+		slots: newSlots(opts.MaxConcurrentRuns), waitNotice: opts.WaitNotice,
 		adapters: make(map[string]*member),
 		queues:   make(map[string]*queue),
 		refused:  make(map[refusal]bool),
@@ -147,8 +175,9 @@ func (h *Hub) member(name, what string) (*member, error) {
 	return mem, nil
 }
 
-// Shutdown stops accepting messages, aborts every run and waits for runs and notices to finish
-// (or ctx to end). Files are flushed by the store's Close, which the caller does afterwards.
+// Shutdown stops accepting messages, aborts every run, drops the runs waiting for a slot and
+// waits for runs and notices to finish (or ctx to end). Files are flushed by the store's
+// Close, which the caller does afterwards.
 func (h *Hub) Shutdown(ctx context.Context) error {
 	h.mu.Lock()
 	h.closed = true

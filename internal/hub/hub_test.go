@@ -1,8 +1,10 @@
 package hub
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"log/slog"
 	"strings"
 	"sync"
 	"testing"
@@ -68,16 +70,32 @@ type hubRig struct {
 	plat  *platform
 	llm   *fakellm.Server
 	store *store.Store
+	logs  *syncBuffer // the hub's log, as text
 }
 
 func newHubRig(t *testing.T, cfg config.Adapter) *hubRig {
 	t.Helper()
 	plat := &platform{}
-	return newHubRigWith(t, cfg, plat, plat)
+	return newHubRigFull(t, cfg, plat, plat, Options{})
 }
 
 // newHubRigWith registers a, a platform that records its posts in plat.
 func newHubRigWith(t *testing.T, cfg config.Adapter, a chat.Adapter, plat *platform) *hubRig {
+	t.Helper()
+	return newHubRigFull(t, cfg, a, plat, Options{})
+}
+
+// newHubRigLimited is newHubRig with the hub's limits, in channels open to everyone.
+func newHubRigLimited(t *testing.T, cfg config.Adapter, opts Options) *hubRig {
+	t.Helper()
+	cfg.Groups = open
+	plat := &platform{}
+	return newHubRigFull(t, cfg, plat, plat, opts)
+}
+
+// newHubRigFull registers a, a platform that records its posts in plat, with a hub that has
+// the limits opts.
+func newHubRigFull(t *testing.T, cfg config.Adapter, a chat.Adapter, plat *platform, opts Options) *hubRig {
 	t.Helper()
 	srv := fakellm.New(fakellm.WithAPIKey("k"))
 	t.Cleanup(srv.Close)
@@ -93,7 +111,8 @@ func newHubRigWith(t *testing.T, cfg config.Adapter, a chat.Adapter, plat *platf
 		Provider: anthropic.New(anthropic.Options{APIKey: "k", BaseURL: srv.URL()}),
 		Model:    llm.Lookup("anthropic", "claude-sonnet-4-5"), Exec: exec, Tools: tools.Builtin(),
 	})
-	h := New(st, ag, nil)
+	logs := &syncBuffer{}
+	h := New(st, ag, slog.New(slog.NewTextHandler(logs, nil)), opts)
 	cfg.Name = "plat"
 	if cfg.Type == "" {
 		cfg.Type = "test"
@@ -105,7 +124,25 @@ func newHubRigWith(t *testing.T, cfg config.Adapter, a chat.Adapter, plat *platf
 		h.Shutdown(context.Background())
 		st.Close()
 	})
-	return &hubRig{hub: h, plat: plat, llm: srv, store: st}
+	return &hubRig{hub: h, plat: plat, llm: srv, store: st, logs: logs}
+}
+
+// syncBuffer is a bytes.Buffer safe for concurrent writes and reads.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 func msg(id, user, text string, mention, dm bool) chat.Message {

@@ -19,7 +19,8 @@ type job struct {
 	msg chat.Message
 	// logEnd is the log offset just past the trigger (see agent.Request.LogEnd).
 	logEnd int64
-	// event marks a scheduled wake-up, which counts against its own cap; done, if set, is
+	// event marks a scheduled wake-up, which counts against caps of its own (maxQueuedEvents
+	// in its channel, the events' share of the run slots across channels); done, if set, is
 	// called once the job has run or was dropped.
 	event bool
 	done  func()
@@ -29,6 +30,14 @@ type job struct {
 // its worker goroutine removes it when the line is empty.
 type queue struct {
 	jobs []job
+	// slot is jobs[0]'s claim on a run slot (slots.go), taken when it became first; nil when
+	// there are no jobs.
+	slot *ticket
+}
+
+// waitsForSlot reports whether the channel's first run waits for a free slot.
+func (q *queue) waitsForSlot() bool {
+	return q.slot != nil && !q.slot.granted()
 }
 
 // trigger starts j now when its channel is free, and otherwise applies the adapter's busy
@@ -41,14 +50,21 @@ func (h *Hub) trigger(mem *member, ch *store.Channel, j job) {
 		return
 	}
 	q, exists := h.queues[key]
-	// Busy means a run is in progress or another trigger waits. A run that has ended but is
-	// still finishing its reply, or one about to start, takes j next without a fuss.
-	if !exists || (len(q.jobs) <= 1 && !h.agent.IsRunning(key)) {
+	// Busy means a run is in progress, waits for a free slot, or another trigger waits. A run
+	// that has ended but is still finishing its reply, or one about to start, takes j next
+	// without a fuss.
+	if !exists || (len(q.jobs) <= 1 && !q.waitsForSlot() && !h.agent.IsRunning(key)) {
 		h.enqueueLocked(key, j)
 		h.mu.Unlock()
 		return
 	}
-	switch mem.cfg.Busy {
+	policy := mem.cfg.Busy
+	if policy == config.BusySteer && q.waitsForSlot() {
+		// A run that has not started cannot take a message at its next step; this one gets a
+		// run of its own after it, as in queue mode.
+		policy = config.BusyQueue
+	}
+	switch policy {
 	case config.BusyQueue:
 		if len(q.jobs)-1 >= maxQueued { // jobs[0] is the run in progress
 			h.mu.Unlock()
@@ -80,23 +96,29 @@ func (h *Hub) trigger(mem *member, ch *store.Channel, j job) {
 func (h *Hub) enqueueLocked(key string, j job) {
 	if q, ok := h.queues[key]; ok {
 		q.jobs = append(q.jobs, j)
+		if len(q.jobs) == 1 { // its worker is about to look for more
+			q.slot = h.slots.take(j.event)
+		}
 		return
 	}
 	if len(h.queues) == 0 {
 		h.idle = make(chan struct{})
 	}
-	h.queues[key] = &queue{jobs: []job{j}}
+	h.queues[key] = &queue{jobs: []job{j}, slot: h.slots.take(j.event)}
 	h.wg.Add(1)
 	go h.work(key)
 }
 
-// work runs a channel's jobs one after another until none is left.
+// work runs a channel's jobs one after another until none is left, each in a slot of its own.
 func (h *Hub) work(key string) {
 	defer h.wg.Done()
 	for {
 		h.mu.Lock()
 		q := h.queues[key]
 		if q == nil || len(q.jobs) == 0 {
+			if q != nil && q.slot != nil {
+				h.slots.leave(q.slot) // Shutdown dropped the jobs before this worker saw them
+			}
 			delete(h.queues, key)
 			if len(h.queues) == 0 && h.idle != nil {
 				close(h.idle)
@@ -105,24 +127,69 @@ func (h *Hub) work(key string) {
 			h.mu.Unlock()
 			return
 		}
-		j := q.jobs[0]
+		j, slot := q.jobs[0], q.slot
 		h.mu.Unlock()
 
-		h.run(j)
-		if j.done != nil {
-			j.done()
+		granted := h.await(slot, j)
+		switch {
+		case granted && h.ctx.Err() == nil:
+			h.run(j, slot)
+			h.slots.leave(slot)
+			if j.done != nil {
+				j.done()
+			}
+		case h.ctx.Err() != nil:
+			// mom is shutting down: the run is not started, and an event stays for next time.
+			h.slots.leave(slot)
+		default:
+			waited := h.slots.leave(slot)
+			h.log.Info("run stopped before it started", "channel", key, "user", j.msg.Sender.Username,
+				"waited", waited.Round(time.Millisecond))
+			if j.done != nil {
+				j.done() // a stopped event counts as handled, as when `stop` drops it from the queue
+			}
 		}
 
 		h.mu.Lock()
-		if q := h.queues[key]; q != nil && len(q.jobs) > 0 {
+		q.slot = nil
+		if len(q.jobs) > 0 {
 			q.jobs = q.jobs[1:]
+		}
+		if len(q.jobs) > 0 {
+			q.slot = h.slots.take(q.jobs[0].event) // at the back of the line: one run per turn
 		}
 		h.mu.Unlock()
 	}
 }
 
-// run answers one trigger and shows the run through the adapter's Reply.
-func (h *Hub) run(j job) {
+// await waits until slot is granted, cancelled by `stop` or mom shuts down, and reports
+// whether it was granted. A run that has to wait is logged, and the person who asked for it
+// hears once that it waits, unless it gets its slot within h.waitNotice.
+func (h *Hub) await(slot *ticket, j job) bool {
+	if slot.granted() {
+		return true
+	}
+	running, waiting := h.slots.load()
+	h.log.Info("run waits for a free slot", "channel", j.ch.Key(), "event", j.event,
+		"running", running, "waiting", waiting)
+	if !j.event {
+		tell := time.AfterFunc(h.waitNotice, func() {
+			h.notice(j.mem, j.msg, "_Busy in other conversations; I'll start on this as soon as I can. Say `"+
+				stopHint(j.mem, j.msg)+"` to cancel._")
+		})
+		defer tell.Stop()
+	}
+	select {
+	case <-slot.ready:
+		return true
+	case <-slot.dropped:
+	case <-h.ctx.Done():
+	}
+	return false
+}
+
+// run answers one trigger in slot and shows the run through the adapter's Reply.
+func (h *Hub) run(j job, slot *ticket) {
 	if h.ctx.Err() != nil {
 		return
 	}
@@ -144,7 +211,8 @@ func (h *Hub) run(j job) {
 		level = slog.LevelWarn
 	}
 	h.log.Log(ctx, level, "run finished", "channel", j.ch.Key(), "user", j.msg.Sender.Username,
-		"stopReason", res.StopReason, "error", res.ErrorMessage, "took", time.Since(start).Round(time.Millisecond))
+		"stopReason", res.StopReason, "error", res.ErrorMessage, "took", time.Since(start).Round(time.Millisecond),
+		"waited", slot.waitedFor().Round(time.Millisecond))
 }
 
 // channelContext gathers what the agent should know about where the trigger came from.

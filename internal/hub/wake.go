@@ -14,10 +14,11 @@ var ErrQueueFull = errors.New("too many events are waiting in this channel")
 
 // Wake runs a scheduled or external event in a channel (the spec's enqueueEvent). Unlike a
 // person's message it always queues behind the channel's current run, never "already
-// working", up to maxQueuedEvents waiting events; past that it returns ErrQueueFull. The
-// trigger is not logged: it is mom's own wake-up, not something people said; the run sees
-// the log as it is now. done, if not nil, is called after the run, or when `stop` drops the
-// waiting event; an event still waiting when mom shuts down is not run and done is not called.
+// working", up to maxQueuedEvents waiting events; past that it returns ErrQueueFull. Across
+// channels, events hold at most their share of the run slots (slots.go). The trigger is not
+// logged: it is mom's own wake-up, not something people said; the run sees the log as it is
+// now. done, if not nil, is called after the run, or when `stop` drops the waiting event; an
+// event still waiting when mom shuts down is not run and done is not called.
 func (h *Hub) Wake(adapter, channelID string, trigger chat.Message, done func()) error {
 	mem, err := h.member(adapter, "event")
 	if err != nil {
