@@ -95,6 +95,21 @@ func oneLine(s string) string {
 	}, s)
 }
 
+// speakerOf is the name m's sender is shown by (speaker), made unmistakable where a person
+// took a name that mom's own lines use: "EVENT", the sender of scheduled events, or the bot's
+// own name (which another bot may also have). Such a sender is shown with their id,
+// [EVENT (id 4711)], so their message cannot pass for an event or for mom.
+func speakerOf(m chat.Message, bot chat.User) string {
+	name := speaker(m.Sender)
+	if m.EventFile() != "" {
+		return name
+	}
+	if strings.EqualFold(name, "EVENT") || strings.EqualFold(name, speaker(bot)) {
+		return name + " (id " + speaker(chat.User{ID: m.Sender.ID}) + ")"
+	}
+	return name
+}
+
 // speaker is the name a message's sender is shown by: the platform's username, else the
 // display name, else the id, kept to one line and without brackets (which become
 // parentheses), so it cannot close its header or open another.

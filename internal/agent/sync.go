@@ -114,7 +114,7 @@ func (a *Agent) userMessage(req Request, m chat.Message, trigger bool) llm.Messa
 		b.WriteString(m.TS.In(a.opts.Location).Format("2006-01-02 15:04:05-07:00"))
 		b.WriteString("] ")
 	}
-	b.WriteString("[" + speaker(m.Sender) + "]: ")
+	b.WriteString("[" + speakerOf(m, botUser(req)) + "]: ")
 	quoteText(&b, m.Text)
 	msg := llm.Message{Role: llm.RoleUser, Timestamp: m.TS.UnixMilli()}
 	if m.TS.IsZero() {
