@@ -38,92 +38,70 @@ func (d Dir) check(r *os.Root, rel string, regular bool) error {
 	return nil
 }
 
-// OpenFile opens the regular file name with flag and, when it creates it, perm.
-func (d Dir) OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error) {
+// inRoot runs fn with an os.Root of the base and name relative to it.
+func (d Dir) inRoot(name string, fn func(r *os.Root, rel string) error) error {
 	rel, err := d.relName(name)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	r, err := d.root()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer r.Close()
-	if err := d.check(r, rel, true); err != nil && !(errors.Is(err, fs.ErrNotExist) && flag&os.O_CREATE != 0) {
-		return nil, err
-	}
-	f, err := r.OpenFile(rel, flag, perm)
-	if err != nil {
-		return nil, err
-	}
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-		f.Close()
-		return nil, &RefusedError{Path: d.host(rel), Reason: "is not a regular file"}
-	}
-	return f, nil
+	return fn(r, rel)
+}
+
+// OpenFile opens the regular file name with flag and, when it creates it, perm.
+func (d Dir) OpenFile(name string, flag int, perm fs.FileMode) (f *os.File, err error) {
+	err = d.inRoot(name, func(r *os.Root, rel string) error {
+		if err := d.check(r, rel, true); err != nil && !(errors.Is(err, fs.ErrNotExist) && flag&os.O_CREATE != 0) {
+			return err
+		}
+		if f, err = r.OpenFile(rel, flag, perm); err != nil {
+			return err
+		}
+		if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+			f.Close()
+			return &RefusedError{Path: d.host(rel), Reason: "is not a regular file"}
+		}
+		return nil
+	})
+	return f, err
 }
 
 // Stat describes name itself; a link is described, not followed.
-func (d Dir) Stat(name string) (fs.FileInfo, error) {
-	rel, err := d.relName(name)
-	if err != nil {
-		return nil, err
-	}
-	r, err := d.root()
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	return r.Lstat(rel)
+func (d Dir) Stat(name string) (fi fs.FileInfo, err error) {
+	err = d.inRoot(name, func(r *os.Root, rel string) error {
+		fi, err = r.Lstat(rel)
+		return err
+	})
+	return fi, err
 }
 
 // ReadDir lists the directory name ("" for d), sorted by name.
-func (d Dir) ReadDir(name string) ([]fs.DirEntry, error) {
-	rel, err := d.relName(name)
-	if err != nil {
-		return nil, err
-	}
-	r, err := d.root()
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	if rel != "." {
-		if err := d.check(r, rel, false); err != nil {
-			return nil, err
+func (d Dir) ReadDir(name string) (entries []fs.DirEntry, err error) {
+	err = d.inRoot(name, func(r *os.Root, rel string) error {
+		if rel != "." {
+			if err := d.check(r, rel, false); err != nil {
+				return err
+			}
 		}
-	}
-	entries, err := fs.ReadDir(r.FS(), rel)
-	sortEntries(entries)
+		entries, err = fs.ReadDir(r.FS(), rel)
+		sortEntries(entries)
+		return err
+	})
 	return entries, err
 }
 
 // MkdirAll creates the directory name and the missing ones above it, below the base.
 func (d Dir) MkdirAll(name string, perm fs.FileMode) error {
-	rel, err := d.relName(name)
-	if err != nil {
-		return err
-	}
-	r, err := d.root()
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	return r.MkdirAll(rel, perm)
+	return d.inRoot(name, func(r *os.Root, rel string) error { return r.MkdirAll(rel, perm) })
 }
 
 // Remove removes the file, link or empty directory name.
 func (d Dir) Remove(name string) error {
-	rel, err := d.relName(name)
-	if err != nil {
-		return err
-	}
-	r, err := d.root()
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	return r.Remove(rel)
+	return d.inRoot(name, func(r *os.Root, rel string) error { return r.Remove(rel) })
 }
 
 // Rename moves oldname to newname, both below d.
@@ -137,33 +115,20 @@ func (d Dir) Link(oldname, newname string) error {
 }
 
 func (d Dir) pair(oldname, newname string, fn func(r *os.Root, o, n string) error) error {
-	o, err := d.relName(oldname)
-	if err != nil {
-		return err
-	}
 	n, err := d.relName(newname)
 	if err != nil {
 		return err
 	}
-	r, err := d.root()
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	return fn(r, o, n)
+	return d.inRoot(oldname, func(r *os.Root, o string) error { return fn(r, o, n) })
 }
 
 // SyncDir makes changes of names in the directory dir durable, where the system can.
 func (d Dir) SyncDir(dir string) {
-	rel, err := d.relName(dir)
-	if err != nil {
-		return
-	}
-	if r, err := d.root(); err == nil {
+	d.inRoot(dir, func(r *os.Root, rel string) error {
 		if f, err := r.Open(rel); err == nil {
 			f.Sync()
 			f.Close()
 		}
-		r.Close()
-	}
+		return nil
+	})
 }
