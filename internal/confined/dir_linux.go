@@ -273,3 +273,45 @@ func (fi fileInfo) Mode() fs.FileMode  { return fileMode(fi.st.Mode) }
 func (fi fileInfo) ModTime() time.Time { return time.Unix(fi.st.Mtim.Unix()) }
 func (fi fileInfo) IsDir() bool        { return fi.Mode().IsDir() }
 func (fi fileInfo) Sys() any           { return &fi.st }
+
+// OpenPath opens name only to name it to another program (an O_PATH descriptor: nothing can
+// be read or written through it), without following a link anywhere, as bubblewrap's
+// --bind-fd wants. dir says whether a directory or a regular file is wanted; a link or
+// anything else is refused. Linux only.
+func (d Dir) OpenPath(name string, dir bool) (*os.File, error) {
+	comps, err := d.components(name)
+	if err != nil {
+		return nil, err
+	}
+	var fd int
+	if len(comps) == 0 {
+		fd, err = unix.Open(d.base, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return nil, &fs.PathError{Op: "open", Path: d.base, Err: err}
+		}
+	} else {
+		dirfd, err := d.openDir(comps[:len(comps)-1])
+		if err != nil {
+			return nil, err
+		}
+		fd, err = unix.Openat(dirfd, comps[len(comps)-1], unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		if err != nil {
+			err = d.explain(dirfd, comps, "open", err)
+		}
+		unix.Close(dirfd)
+		if err != nil {
+			return nil, err
+		}
+	}
+	p := d.hostComps(comps)
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		unix.Close(fd)
+		return nil, &fs.PathError{Op: "stat", Path: p, Err: err}
+	}
+	if m := fileMode(st.Mode); m.IsDir() != dir || !m.IsDir() && !m.IsRegular() {
+		unix.Close(fd)
+		return nil, &RefusedError{Path: p, Reason: kind(m)}
+	}
+	return os.NewFile(uintptr(fd), p), nil
+}

@@ -64,7 +64,7 @@ func TestBwrapLeavesOutWhatMomDidNotMake(t *testing.T) {
 					t.Fatal(err)
 				}
 			},
-			channel: "c1", problem: "channels/a/c1/context.jsonl is not a regular file",
+			channel: "c1", problem: "channels/a/c1/context.jsonl is a named pipe",
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
