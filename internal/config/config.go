@@ -20,6 +20,8 @@ type Config struct {
 	// MaxConcurrentRuns is how many runs may go at once across all channels
 	// ("maxConcurrentRuns"); DefaultMaxConcurrentRuns unless the file sets it.
 	MaxConcurrentRuns int
+	// Health says where the health checks answer besides the web chat ("health").
+	Health Health
 	// Adapters are the chat connections to start, sorted by name.
 	Adapters []Adapter
 	// Path is the file the config came from (the name given to Parse), for messages.

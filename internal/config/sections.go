@@ -14,7 +14,7 @@ import (
 
 // The keys of each section, in the order error messages list them.
 var (
-	topKeys     = []string{"model", "sandbox", "retry", "compaction", "customTools", "maxConcurrentRuns", "adapters"}
+	topKeys     = []string{"model", "sandbox", "retry", "compaction", "customTools", "maxConcurrentRuns", "health", "adapters"}
 	modelKeys   = []string{"provider", "id", "apiKey", "baseUrl", "thinking", "maxTokens", "contextWindow"}
 	sandboxKeys = []string{"type", "container", "isolation", "network", "env"}
 	retryKeys   = []string{"maxRetries", "baseDelayMs", "maxDelayMs"}
@@ -57,9 +57,13 @@ func (d *decoder) config(root *hujson.Value) *Config {
 		d.customTools(v, &c.CustomTools)
 	}
 	d.maxConcurrentRuns(top, c)
+	if o := top.child("health"); o != nil {
+		d.health(o, &c.Health)
+	}
 	if o := top.child("adapters"); o != nil {
 		c.Adapters = d.adapters(o)
 	}
+	d.healthBesideWeb(c)
 	top.finish(topKeys...)
 	return c
 }

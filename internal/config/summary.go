@@ -46,6 +46,7 @@ func (c *Config) Summary() string {
 		fmt.Fprintf(&b, "compact:  above the context window minus %d tokens, keeping the newest %d\n", cp.ReserveTokens, cp.KeepRecentTokens)
 	}
 	fmt.Fprintf(&b, "runs:     %s\n", c.runsSummary())
+	b.WriteString(c.healthSummary())
 	if len(c.Adapters) == 0 {
 		b.WriteString("adapters: none (add one under \"adapters\", e.g. \"terminal\": {\"type\": \"cli\"})\n")
 		return b.String()

@@ -3,7 +3,6 @@ package config
 import (
 	"fmt"
 	"net"
-	"strconv"
 	"strings"
 )
 
@@ -41,15 +40,11 @@ var webKind = adapterKind{
 			w.Token = strings.TrimSpace(s)
 		}
 		path := joinPath(o.path, "listen")
-		host, port, err := net.SplitHostPort(w.Listen)
-		if err != nil {
-			o.d.fail(path, "%q is not a host:port address like %q", w.Listen, DefaultWebListen)
+		if msg := listenProblem(w.Listen, DefaultWebListen); msg != "" {
+			o.d.fail(path, "%s", msg)
 			return
 		}
-		if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
-			o.d.fail(path, "%q has no valid port (0 to 65535)", w.Listen)
-			return
-		}
+		host, _, _ := net.SplitHostPort(w.Listen)
 		if w.Token != "" && len(w.Token) < minWebToken {
 			o.d.fail(joinPath(o.path, "token"), "is %d characters; use at least %d (e.g. the output of `openssl rand -hex 24`)", len(w.Token), minWebToken)
 		}
