@@ -1,47 +1,61 @@
 package main
 
 import (
-	"sync"
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
 
 	"github.com/mom-agent/mom/internal/chat"
+	"github.com/mom-agent/mom/internal/config"
+	"github.com/mom-agent/mom/internal/health"
 )
 
-// connector is implemented by adapters that know whether their platform connection is up
-// right now (Slack's socket, Discord's gateway, …). An adapter without it counts as connected
-// once its Start has returned, which by contract means connected.
-type connector interface {
-	Connected() bool
+// healthServer is the optional ability of an adapter that serves HTTP anyway (the web chat):
+// it answers /healthz and /readyz on its own address with the app's health checks. cmdServe
+// hands them over once every adapter is built, before any of them starts.
+type healthServer interface {
+	ServeHealth(h http.Handler)
 }
 
-// readiness answers "which adapters are not connected?" for the web chat's /readyz.
-type readiness struct {
-	adapters []chat.Adapter
-
-	mu      sync.Mutex
-	started map[string]bool
-}
-
-func newReadiness(adapters []chat.Adapter) *readiness {
-	return &readiness{adapters: adapters, started: make(map[string]bool)}
-}
-
-// markStarted records that an adapter's Start returned.
-func (r *readiness) markStarted(name string) {
-	r.mu.Lock()
-	r.started[name] = true
-	r.mu.Unlock()
-}
-
-// notReady lists the adapters that are starting or have lost their connection.
-func (r *readiness) notReady() []string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	var down []string
-	for _, ad := range r.adapters {
-		c, ok := ad.(connector)
-		if !r.started[ad.Name()] || (ok && !c.Connected()) {
-			down = append(down, ad.Name())
+// newHealthChecks makes the health checks over every adapter, each starting until its Start
+// returns, and hands them to the adapters that serve them.
+func newHealthChecks(adapters []chat.Adapter) *health.Checks {
+	checks := health.New()
+	for _, ad := range adapters {
+		checks.Add(ad)
+	}
+	for _, ad := range adapters {
+		if s, ok := ad.(healthServer); ok {
+			s.ServeHealth(checks)
 		}
 	}
-	return down
+	return checks
+}
+
+// serveHealth answers the checks on the address of config.json's "health", when it has one,
+// so that a mom without a web chat can be probed too. It is called before the adapters start,
+// so /readyz says which of them are still connecting. stop is never nil.
+func serveHealth(ctx context.Context, cfg *config.Config, checks *health.Checks, log *slog.Logger) (stop func(), err error) {
+	addr := cfg.Health.Listen
+	if addr == "" {
+		return func() {}, nil
+	}
+	var lc net.ListenConfig
+	ln, err := lc.Listen(ctx, "tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("health.listen: the health checks cannot listen on %s: %w (set \"health\": {\"listen\": ...} in %s to another address)",
+			addr, err, cfg.Path)
+	}
+	srv := health.Serve(ln, checks, log)
+	log.Info("health checks listening", "addr", srv.Addr().String())
+	return func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := srv.Stop(ctx); err != nil {
+			log.Warn("the health checks did not stop in time", "err", err)
+		}
+	}, nil
 }

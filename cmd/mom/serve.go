@@ -80,15 +80,20 @@ func cmdServe(ctx context.Context, args []string, std stdio) error {
 	for i, ad := range adapters {
 		names[i] = ad.Name()
 	}
-	ready := newReadiness(adapters)
 	for _, ad := range adapters {
 		if w, ok := ad.(*web.Adapter); ok {
-			w.Watch(names, ready.notReady)
+			w.Watch(names)
 		}
 	}
+	checks := newHealthChecks(adapters)
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	stopHealth, err := serveHealth(ctx, cfg, checks, log)
+	if err != nil {
+		return err
+	}
+	defer stopHealth()
 	started := time.Now()
 	connecting := abortOnSignal(cancel)
 	for _, ad := range adapters {
@@ -100,7 +105,7 @@ func cmdServe(ctx context.Context, args []string, std stdio) error {
 			return fmt.Errorf("adapter %s: %w", ad.Name(), err)
 		}
 		defer stopAdapter(ad, log)
-		ready.markStarted(ad.Name())
+		checks.Started(ad.Name())
 	}
 	connecting()
 	watcher := events.NewWatcher(events.Options{

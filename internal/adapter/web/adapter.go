@@ -5,8 +5,9 @@
 // text, a `→ label` line with collapsible details for every tool call, and the usage line.
 //
 // Every page, API call and WebSocket needs the access token (from config.json, or generated on
-// first start and kept in the data directory), except /healthz and /readyz, which say only
-// whether mom is up and whether every adapter is connected.
+// first start and kept in the data directory), except /healthz and /readyz, mom's health
+// checks, which say only whether mom is up and whether every adapter is connected. The app
+// owns them and hands them to the chat (ServeHealth); the chat only serves them.
 package web
 
 import (
@@ -41,9 +42,10 @@ type Options struct {
 	Store *store.Store
 	// Adapters are the names of every configured adapter, to read event files with.
 	Adapters []string
-	// NotReady returns the adapters that are not connected, for /readyz; nil means only this
-	// one is checked.
-	NotReady func() []string
+	// Health answers GET /healthz and GET /readyz, which need no token: mom's health checks
+	// over every adapter. Nil means the chat answers for itself alone (it is up, and
+	// connected, while it serves).
+	Health http.Handler
 	// Announce receives the line that tells people where to open the chat (stderr).
 	Announce io.Writer
 	// Log receives connection news and failures.
@@ -113,12 +115,20 @@ func (a *Adapter) Channels() []chat.Channel {
 	return out
 }
 
-// Watch gives the chat the names of every configured adapter, to read event files with, and
-// a way to learn which of them are not connected, for /readyz. Call it before Start.
-func (a *Adapter) Watch(adapters []string, notReady func() []string) {
+// Watch gives the chat the names of every configured adapter, to read event files with. Call
+// it before Start.
+func (a *Adapter) Watch(adapters []string) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.opts.Adapters, a.opts.NotReady = adapters, notReady
+	a.opts.Adapters = adapters
+}
+
+// ServeHealth makes the chat answer /healthz and /readyz with mom's health checks h, which
+// know every adapter, on its own address. Call it before Start.
+func (a *Adapter) ServeHealth(h http.Handler) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.opts.Health = h
 }
 
 // Start loads or creates the access token, binds the listen address and serves until Stop.

@@ -19,6 +19,12 @@ import (
 // returns its address.
 func startChat(t *testing.T, idle time.Duration) string {
 	t.Helper()
+	return startChatWith(t, idle, func(*Adapter) {})
+}
+
+// startChatWith is startChat with setup called on the chat before it starts.
+func startChatWith(t *testing.T, idle time.Duration, setup func(*Adapter)) string {
+	t.Helper()
 	st, err := store.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -26,6 +32,7 @@ func startChat(t *testing.T, idle time.Duration) string {
 	t.Cleanup(func() { st.Close() })
 	a := New(Options{Name: "web", Store: st, IdleTimeout: idle,
 		Config: config.WebOptions{Listen: "127.0.0.1:0", Token: "test-token-0123456789abcdef"}})
+	setup(a)
 	if err := a.Start(context.Background(), &chattest.Inbox{}); err != nil {
 		t.Fatal(err)
 	}
