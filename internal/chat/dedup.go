@@ -15,8 +15,12 @@ type Dedup struct {
 
 type dedupEntry struct {
 	done    bool
-	waiting []func() // acknowledgements of redeliveries that arrived while the first was handled
+	waiting []waiter // redeliveries that arrived while the first was handled
 }
+
+// waiter is a redelivery waiting for the first delivery's outcome: ack once it is handled,
+// nack (may be nil) if its handling failed.
+type waiter struct{ ack, nack func() }
 
 // Claim says what to do with one delivery of a message.
 type Claim int
@@ -37,14 +41,20 @@ func NewDedup(max int) *Dedup {
 
 // Claim says what to do with a delivery of key. For ClaimBusy, ack is kept and called once the
 // first delivery is handled.
-func (d *Dedup) Claim(key string, ack func()) Claim {
+func (d *Dedup) Claim(key string, ack func()) Claim { return d.ClaimOr(key, ack, nil) }
+
+// ClaimOr is Claim for a caller that must hear either way what became of a redelivery: for
+// ClaimBusy it keeps ack and nack, and calls ack once the first delivery is handled (Done), or
+// nack (when not nil) if its handling failed (Release). Telegram's batches wait for every
+// message in them this way.
+func (d *Dedup) ClaimOr(key string, ack, nack func()) Claim {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if e, ok := d.entries[key]; ok {
 		if e.done {
 			return ClaimDone
 		}
-		e.waiting = append(e.waiting, ack)
+		e.waiting = append(e.waiting, waiter{ack, nack})
 		return ClaimBusy
 	}
 	d.entries[key] = &dedupEntry{}
@@ -57,23 +67,33 @@ func (d *Dedup) Claim(key string, ack func()) Claim {
 func (d *Dedup) Done(key string) {
 	d.mu.Lock()
 	e := d.entries[key]
-	var acks []func()
+	var waiting []waiter
 	if e != nil {
 		e.done = true
-		acks, e.waiting = e.waiting, nil
+		waiting, e.waiting = e.waiting, nil
 	}
 	d.mu.Unlock()
-	for _, ack := range acks {
-		ack()
+	for _, w := range waiting {
+		w.ack()
 	}
 }
 
 // Release forgets key after its handling failed, so the next delivery is handled afresh.
-// Redeliveries that waited are not acknowledged: the platform sends them again.
+// Redeliveries that waited are not acknowledged (their nack, if any, is called): the platform
+// sends them again.
 func (d *Dedup) Release(key string) {
 	d.mu.Lock()
-	defer d.mu.Unlock()
+	var waiting []waiter
+	if e := d.entries[key]; e != nil {
+		waiting = e.waiting
+	}
 	delete(d.entries, key)
+	d.mu.Unlock()
+	for _, w := range waiting {
+		if w.nack != nil {
+			w.nack()
+		}
+	}
 }
 
 // Handle runs fn for the first delivery of key: a key already handled, or being handled, is

@@ -28,6 +28,7 @@ import (
 	"github.com/disgoorg/disgo/rest"
 
 	"github.com/mom-agent/mom/internal/adapter/fetch"
+	"github.com/mom-agent/mom/internal/adapter/intake"
 	"github.com/mom-agent/mom/internal/chat"
 	"github.com/mom-agent/mom/internal/config"
 	"github.com/mom-agent/mom/internal/httpclient"
@@ -76,8 +77,7 @@ type Adapter struct {
 	channels rest.Channels
 	threads  rest.Threads
 	dir      *directory
-	seen     *chat.Dedup
-	lanes    *chat.Lanes
+	gate     *intake.Gate
 	rate     chat.Retrier
 	fetch    *fetch.Fetcher
 	run      chat.Routines // the gateway connection's goroutine
@@ -120,8 +120,7 @@ func New(opts Options) *Adapter {
 		opts: opts, log: log, client: client,
 		channels: rest.NewChannels(client, discord.AllowedMentions{Parse: []discord.AllowedMentionType{discord.AllowedMentionTypeUsers}}),
 		threads:  rest.NewThreads(client),
-		seen:     chat.NewDedup(4096),
-		lanes:    chat.NewLanes(),
+		gate:     intake.NewGate(opts.Name, "Discord", log),
 		dir:      newDirectory(),
 		rate:     chat.Retrier{Platform: "Discord", Log: log, RetryAfter: retryAfter},
 		fetch: &fetch.Fetcher{Platform: "Discord", Adapter: opts.Name, Store: opts.Store, Log: log,
@@ -182,6 +181,9 @@ func (a *Adapter) Start(ctx context.Context, in chat.Inbox) error {
 	a.synced = make(chan struct{})
 	a.mu.Unlock()
 	a.dir.setUser(bot)
+	// The catch-up is queued before the gateway opens, so live messages wait behind it in
+	// their channels, and starts once the guilds' channels and threads are known.
+	catchUp := a.catchUp().Queue(runCtx, in)
 
 	gw := &gatewayConn{token: a.opts.Config.BotToken, url: url, intents: intents,
 		log: a.log, handle: a.onEvent}
@@ -212,15 +214,13 @@ func (a *Adapter) Start(ctx context.Context, in chat.Inbox) error {
 		return ctx.Err()
 	}
 	a.log.Info("connected to Discord", "bot", bot.Username, "users", len(a.dir.userList()), "channels", len(a.dir.channelList()))
-	// Catch up once the guilds' channels and threads are known; messages arriving meanwhile
-	// queue behind each channel's catch-up.
-	a.backfill(runCtx, in)
+	catchUp()
 	return nil
 }
 
 // Stop closes the gateway and waits for the messages being handled.
 func (a *Adapter) Stop(ctx context.Context) error {
-	return a.run.Stop(ctx, "discord adapter "+a.opts.Name, a.lanes)
+	return a.run.Stop(ctx, "discord adapter "+a.opts.Name, a.gate.Lanes)
 }
 
 // explain turns REST errors into advice for the person setting mom up.

@@ -8,19 +8,17 @@ import (
 	"github.com/disgoorg/disgo/discord"
 	"github.com/disgoorg/disgo/rest"
 
+	"github.com/mom-agent/mom/internal/adapter/intake"
 	"github.com/mom-agent/mom/internal/chat"
 )
 
 // onMessage files a MESSAGE_CREATE: the bot's own messages and system messages are dropped,
-// a message seen before (a RESUME replays what the client may already have had) is dropped,
-// and the rest go to the lane of the channel they are logged in (a known thread's parent), so
-// each channel's messages reach the hub in order without holding up the gateway.
+// and the rest go through the intake gate (which drops a message seen before: a RESUME
+// replays what the client may already have had) to the lane of the channel they are logged
+// in (a known thread's parent), so each channel's messages reach the hub in order without
+// holding up the gateway.
 func (a *Adapter) onMessage(m discord.Message) {
 	if !a.wanted(m) {
-		return
-	}
-	key := m.ID.String()
-	if a.seen.Claim(key, func() {}) != chat.ClaimNew {
 		return
 	}
 	a.mu.Lock()
@@ -30,13 +28,9 @@ func (a *Adapter) onMessage(m discord.Message) {
 	if p, ok := a.dir.parentOf(lane); ok {
 		lane = p
 	}
-	a.lanes.Run(lane, func() {
-		if err := a.receive(ctx, in, m); err != nil {
-			a.seen.Release(key)
-			a.log.Warn("could not log a Discord message", "channel", m.ChannelID.String(), "err", err)
-			return
-		}
-		a.seen.Done(key)
+	a.gate.Take(ctx, in, intake.Delivery{
+		Key: m.ID.String(), Lane: lane,
+		Convert: func(ctx context.Context) (chat.Message, bool, error) { return a.convert(ctx, m) },
 	})
 }
 
@@ -50,13 +44,13 @@ func (a *Adapter) wanted(m discord.Message) bool {
 	return m.Author.ID.String() != a.Bot().ID
 }
 
-// receive turns m into a chat.Message, downloads its files and hands it to the hub. A message
-// in a thread is logged in the thread's channel with ReplyTo naming the thread, as Slack's
-// threads are, so a channel keeps one history.
-func (a *Adapter) receive(ctx context.Context, in chat.Inbox, m discord.Message) error {
+// convert turns m into a chat.Message and downloads its files; ok is false when it holds
+// nothing anyone could read. A message in a thread is logged in the thread's channel with
+// ReplyTo naming the thread, as Slack's threads are, so a channel keeps one history.
+func (a *Adapter) convert(ctx context.Context, m discord.Message) (cm chat.Message, ok bool, err error) {
 	channel, thread, dm, err := a.placeOf(ctx, m)
 	if err != nil {
-		return err
+		return cm, false, err
 	}
 	sender := userOf(m.Author, nil)
 	if m.Member != nil {
@@ -82,7 +76,7 @@ func (a *Adapter) receive(ctx context.Context, in chat.Inbox, m discord.Message)
 	mentioned = mentioned || repliesTo(m, bot.ID)
 	// Bots never start runs: two bots answering each other would never stop.
 	trigger := !sender.IsBot && (mentioned || dm)
-	cm := chat.Message{
+	cm = chat.Message{
 		ID: m.ID.String(), ChannelID: channel, TS: m.CreatedAt, Sender: sender, Text: text,
 		IsMention: trigger, IsDM: dm, ReplyTo: thread,
 	}
@@ -95,10 +89,7 @@ func (a *Adapter) receive(ctx context.Context, in chat.Inbox, m discord.Message)
 	for _, f := range m.Attachments {
 		cm.Attachments = append(cm.Attachments, a.download(ctx, channel, cm.TS, f))
 	}
-	if strings.TrimSpace(cm.Text) == "" && len(cm.Attachments) == 0 {
-		return nil // nothing anyone could read
-	}
-	return in.Receive(ctx, a.opts.Name, cm)
+	return cm, strings.TrimSpace(cm.Text) != "" || len(cm.Attachments) > 0, nil
 }
 
 // repliesTo says whether m is a reply to a message of user: Discord sends the replied-to

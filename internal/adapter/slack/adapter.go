@@ -20,6 +20,7 @@ import (
 	"github.com/slack-go/slack/socketmode"
 
 	"github.com/mom-agent/mom/internal/adapter/fetch"
+	"github.com/mom-agent/mom/internal/adapter/intake"
 	"github.com/mom-agent/mom/internal/chat"
 	"github.com/mom-agent/mom/internal/config"
 	"github.com/mom-agent/mom/internal/httpclient"
@@ -54,8 +55,7 @@ type Adapter struct {
 	api   *slackgo.Client
 	log   *slog.Logger
 	dir   *directory
-	seen  *chat.Dedup
-	lanes *chat.Lanes
+	gate  *intake.Gate
 	rate  chat.Retrier
 	run   chat.Routines
 	fetch *fetch.Fetcher
@@ -91,13 +91,12 @@ func New(opts Options) *Adapter {
 	a := &Adapter{
 		opts: opts, log: log,
 		api:  slackgo.New(opts.Config.BotToken, apiOpts...),
-		seen: chat.NewDedup(4096),
+		gate: intake.NewGate(opts.Name, "Slack", log),
 		rate: chat.Retrier{Platform: "Slack", Log: log, RetryAfter: retryAfter},
 		fetch: &fetch.Fetcher{Platform: "Slack", Adapter: opts.Name, Store: opts.Store, Log: log,
 			Max: maxAttachment, HTTP: hc, Hosts: hosts(opts.Config.APIURL)},
 	}
 	a.dir = newDirectory(a)
-	a.lanes = chat.NewLanes()
 	return a
 }
 
@@ -144,6 +143,9 @@ func (a *Adapter) Start(ctx context.Context, in chat.Inbox) error {
 	a.log.Info("signed in to Slack", "team", auth.Team, "bot", auth.User, "users", len(a.dir.users()), "channels", len(a.dir.channels()))
 
 	runCtx := a.run.Begin(ctx)
+	// The catch-up is queued before the connection opens, so live messages wait behind it
+	// in their channels, and starts once it is open, so nothing said in between is missed.
+	catchUp := a.catchUp().Queue(runCtx, in)
 	sm := socketmode.New(a.api, socketmode.OptionLog(slogLogger{a.log}))
 	hello := make(chan struct{})
 	refused := make(chan error, 1)
@@ -163,16 +165,14 @@ func (a *Adapter) Start(ctx context.Context, in chat.Inbox) error {
 	case <-time.After(30 * time.Second):
 		return fail(errors.New("the Socket Mode connection did not open within 30 seconds; check that Socket Mode is enabled for the app and that Slack is reachable"))
 	}
-	// Backfill after connecting, so nothing said in between is missed; the lanes keep each
-	// channel's messages in order and the dedup set drops what arrives both ways.
-	a.run.Go(func() { a.backfill(runCtx, in) })
+	catchUp()
 	return nil
 }
 
 // Stop closes the connection and waits for the adapter's goroutines.
 func (a *Adapter) Stop(ctx context.Context) error {
 	a.up.Store(false)
-	return a.run.Stop(ctx, "slack adapter "+a.opts.Name, a.lanes)
+	return a.run.Stop(ctx, "slack adapter "+a.opts.Name, a.gate.Lanes)
 }
 
 // explain turns slack-go's terse error codes into advice for the person setting mom up.

@@ -2,12 +2,12 @@ package slack
 
 import (
 	"context"
-	"slices"
-	"time"
 
 	slackgo "github.com/slack-go/slack"
 
+	"github.com/mom-agent/mom/internal/adapter/intake"
 	"github.com/mom-agent/mom/internal/chat"
+	"github.com/mom-agent/mom/internal/store"
 )
 
 // Backfill bounds for a channel's top-level messages (its threads have their own, see
@@ -21,131 +21,77 @@ const (
 	backfillMaxPages = 100
 )
 
-// backfill logs what was said while mom was away in every channel that already has a log,
-// from the newest logged message on. The hub sees these messages as history (they are older
-// than start-up), so none of them starts a run.
-func (a *Adapter) backfill(ctx context.Context, in chat.Inbox) {
-	refs, err := a.opts.Store.Channels()
-	if err != nil {
-		a.log.Warn("could not list channels to catch up on", "err", err)
-		return
-	}
-	for _, ref := range refs {
-		if ref.Adapter != a.opts.Name || ctx.Err() != nil {
-			continue
-		}
-		n, err := a.backfillChannel(ctx, in, ref.ID)
-		switch {
-		case err != nil:
-			a.log.Warn("could not catch up on a channel", "channel", ref.ID, "err", explain(err))
-		case n > 0:
-			a.log.Info("caught up on a channel", "channel", ref.ID, "messages", n)
-		}
+// catchUp reads back, in every channel that already has a log, what was said while mom was
+// away (intake.CatchUp): the channel's own messages and the replies in its threads, which
+// are logged in the channel as the live ones are. When the channel's own history is cut at
+// its bound, replies older than what it kept are left out too.
+func (a *Adapter) catchUp() *intake.CatchUp[slackgo.Message] {
+	return &intake.CatchUp[slackgo.Message]{
+		Gate: a.gate, Store: a.opts.Store,
+		Bounds: intake.Bounds{
+			Channel:           intake.Limit{Messages: backfillMax, Pages: backfillMaxPages},
+			Threads:           intake.Limit{Messages: threadMax, Pages: threadMaxPages},
+			ThreadsWithinKept: true,
+		},
+		Open: a.openHistory,
 	}
 }
 
-// backfillChannel fetches and logs the messages after the channel's newest logged one: the
-// channel's own and the replies in its threads, which are logged in the channel as the live
-// ones are, all in time order.
-func (a *Adapter) backfillChannel(ctx context.Context, in chat.Inbox, channelID string) (int, error) {
+// history is a Slack channel's history: conversations.history for its top-level messages,
+// conversations.replies for its threads.
+type history struct {
+	a       *Adapter
+	channel string
+	chType  string // "im" for a DM, as message events say
+	log     *store.Channel
+}
+
+func (a *Adapter) openHistory(_ context.Context, channelID string) (intake.History[slackgo.Message], error) {
 	ch, err := a.opts.Store.Channel(a.opts.Name, channelID)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	last, ok, err := ch.LastMessage()
-	if err != nil || !ok {
-		return 0, err
-	}
-	msgs, complete, err := a.history(ctx, channelID, last.TS)
-	if err != nil {
-		return 0, err
-	}
-	// When history kept only the newest part, replies older than its oldest message would
-	// leave a hole before them, so they are left out too.
-	since := last.TS
-	if !complete && len(msgs) > 0 {
-		since = mustTS(msgs[len(msgs)-1].Timestamp)
-	}
-	threads := a.threadsToCatchUp(ch, msgs, since)
-	msgs = append(msgs, a.threadReplies(ctx, channelID, threads, since)...)
-	msgs = slices.DeleteFunc(msgs, firstOfEachTS())
-	slices.SortFunc(msgs, func(x, y slackgo.Message) int {
-		return mustTS(x.Timestamp).Compare(mustTS(y.Timestamp))
-	})
-	chType := ""
+	h := history{a: a, channel: channelID, log: ch}
 	if a.dir.isIM(channelID) {
-		chType = "im"
+		h.chType = "im"
 	}
-	n := 0
-	for _, sm := range msgs {
-		m := message{channel: channelID, channelType: chType, ts: sm.Timestamp, threadTS: sm.ThreadTimestamp,
-			user: sm.User, botID: sm.BotID, subtype: sm.SubType, text: sm.Text, files: sm.Files}
-		if !a.wanted(m) || !last.TS.Before(mustTS(sm.Timestamp)) {
-			continue
-		}
-		// A message that also arrived over the socket is skipped.
-		ran, err := a.seen.Handle(channelID+"/"+m.ts, func() error {
-			done := make(chan error, 1)
-			a.lanes.Run(channelID, func() { done <- a.receive(ctx, in, m) })
-			return <-done
+	return h, nil
+}
+
+// Page reads one page of the channel's top-level messages after `after`, newest first (with
+// "oldest" set, Slack pages from the newest down), or of a thread's replies, oldest first.
+func (h history) Page(ctx context.Context, thread string, after chat.Message, cursor string) ([]slackgo.Message, string, error) {
+	if thread != "" {
+		return h.replies(ctx, thread, after, cursor)
+	}
+	var resp *slackgo.GetConversationHistoryResponse
+	err := h.a.rate.Do(ctx, func() (err error) {
+		resp, err = h.a.api.GetConversationHistoryContext(ctx, &slackgo.GetConversationHistoryParameters{
+			ChannelID: h.channel, Oldest: formatTS(after.TS), Inclusive: false,
+			Limit: backfillPageSize, Cursor: cursor,
 		})
-		if err != nil {
-			return n, err
-		}
-		if ran {
-			n++
-		}
+		return err
+	})
+	if err != nil {
+		return nil, "", explain(err)
 	}
-	return n, nil
+	if !resp.HasMore {
+		return resp.Messages, "", nil
+	}
+	return resp.Messages, resp.ResponseMetaData.NextCursor, nil
 }
 
-// history reads the channel's top-level messages after since with conversations.history, the
-// newest backfillMax of them, newest first (with "oldest" set, Slack pages from the newest
-// down). complete says nothing older was left out.
-func (a *Adapter) history(ctx context.Context, channelID string, since time.Time) (msgs []slackgo.Message, complete bool, err error) {
-	cursor := ""
-	for range backfillMaxPages {
-		var resp *slackgo.GetConversationHistoryResponse
-		err := a.rate.Do(ctx, func() (err error) {
-			resp, err = a.api.GetConversationHistoryContext(ctx, &slackgo.GetConversationHistoryParameters{
-				ChannelID: channelID, Oldest: formatTS(since), Inclusive: false,
-				Limit: backfillPageSize, Cursor: cursor,
-			})
-			return err
-		})
-		if err != nil {
-			return nil, false, err
-		}
-		msgs = append(msgs, resp.Messages...)
-		cursor = resp.ResponseMetaData.NextCursor
-		if complete = !resp.HasMore || cursor == ""; complete || len(msgs) >= backfillMax {
-			break
-		}
-	}
-	if len(msgs) > backfillMax {
-		msgs, complete = msgs[:backfillMax], false // the newest, which came first
-	}
-	if !complete {
-		a.log.Warn("more was said while mom was away than it catches up on; the older part is not in the log",
-			"channel", channelID, "caught up", len(msgs))
-	}
-	return msgs, complete, nil
+// Stamp says which message m is: Slack's ts is its id and its time.
+func (h history) Stamp(m slackgo.Message) intake.Stamp {
+	return intake.Stamp{Key: key(h.channel, m.Timestamp), ID: m.Timestamp, At: mustTS(m.Timestamp)}
 }
 
-// firstOfEachTS returns a filter for slices.DeleteFunc that drops a message whose ts was seen
-// already: a new thread's parent and a reply also sent to the channel are in both the history
-// and the replies answers.
-func firstOfEachTS() func(slackgo.Message) bool {
-	seen := map[string]bool{}
-	return func(m slackgo.Message) bool {
-		dup := seen[m.Timestamp]
-		seen[m.Timestamp] = true
-		return dup
+// Convert turns a message of the history into the one to log, as a message event would be.
+func (h history) Convert(ctx context.Context, sm slackgo.Message) (chat.Message, bool, error) {
+	m := message{channel: h.channel, channelType: h.chType, ts: sm.Timestamp, threadTS: sm.ThreadTimestamp,
+		user: sm.User, botID: sm.BotID, subtype: sm.SubType, text: sm.Text, files: sm.Files}
+	if !h.a.wanted(m) {
+		return chat.Message{}, false, nil
 	}
-}
-
-// mustTS parses a Slack timestamp, reading an unreadable one as the zero time.
-func mustTS(ts string) time.Time {
-	t, _ := parseTS(ts)
-	return t
+	return h.a.convert(ctx, m)
 }

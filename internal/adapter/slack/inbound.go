@@ -72,11 +72,12 @@ func (a *Adapter) wanted(m message) bool {
 	return m.user != "" || m.botID != ""
 }
 
-// receive turns m into a chat.Message, downloads its files and hands it to the hub.
-func (a *Adapter) receive(ctx context.Context, in chat.Inbox, m message) error {
+// convert turns m into a chat.Message and downloads its files; ok is false when it holds
+// nothing anyone could read.
+func (a *Adapter) convert(ctx context.Context, m message) (cm chat.Message, ok bool, err error) {
 	ts, err := parseTS(m.ts)
 	if err != nil {
-		return fmt.Errorf("message %s in %s: %w", m.ts, m.channel, err)
+		return cm, false, fmt.Errorf("message %s in %s: %w", m.ts, m.channel, err)
 	}
 	a.mu.Lock()
 	bot := a.bot
@@ -85,7 +86,7 @@ func (a *Adapter) receive(ctx context.Context, in chat.Inbox, m message) error {
 	kind := a.kindOf(ctx, m.channel, m.channelType)
 	dm := kind == chat.KindDM
 	text, mentioned := a.fromSlack(m.text, bot.ID)
-	cm := chat.Message{
+	cm = chat.Message{
 		ID: m.ts, ChannelID: m.channel, TS: ts, Sender: sender, Text: text,
 		IsMention: mentioned || dm, IsDM: dm, IsGroupDM: kind == chat.KindGroup,
 	}
@@ -98,10 +99,7 @@ func (a *Adapter) receive(ctx context.Context, in chat.Inbox, m message) error {
 	for _, f := range m.files {
 		cm.Attachments = append(cm.Attachments, a.download(ctx, m.channel, ts, f))
 	}
-	if strings.TrimSpace(cm.Text) == "" && len(cm.Attachments) == 0 {
-		return nil // nothing anyone could read
-	}
-	return in.Receive(ctx, a.opts.Name, cm)
+	return cm, strings.TrimSpace(cm.Text) != "" || len(cm.Attachments) > 0, nil
 }
 
 // parseTS reads Slack's "1700000000.123456" message timestamps.
@@ -119,6 +117,12 @@ func parseTS(ts string) (time.Time, error) {
 		}
 	}
 	return time.Unix(s, us*1000).UTC(), nil
+}
+
+// mustTS parses a Slack timestamp, reading an unreadable one as the zero time.
+func mustTS(ts string) time.Time {
+	t, _ := parseTS(ts)
+	return t
 }
 
 // formatTS writes t as a Slack timestamp, for conversations.history's oldest.

@@ -7,6 +7,7 @@ import (
 	"github.com/slack-go/slack/slackevents"
 	"github.com/slack-go/slack/socketmode"
 
+	"github.com/mom-agent/mom/internal/adapter/intake"
 	"github.com/mom-agent/mom/internal/chat"
 )
 
@@ -85,9 +86,8 @@ func (a *Adapter) events(ctx context.Context, sm *socketmode.Client, in chat.Inb
 	}
 }
 
-// eventsAPI handles one Events API envelope. Messages are handed to their channel's lane and
-// acknowledged once they are in the log, so a crash before that makes Slack deliver them
-// again; a redelivery of one already handled is acknowledged and dropped.
+// eventsAPI handles one Events API envelope: a message goes through the intake gate, which
+// acknowledges it once it is in the log (intake.Gate); anything else is acknowledged at once.
 func (a *Adapter) eventsAPI(ctx context.Context, sm *socketmode.Client, in chat.Inbox, req socketmode.Request, ev slackevents.EventsAPIEvent) {
 	ack := func() {
 		if err := sm.Ack(req); err != nil {
@@ -100,24 +100,14 @@ func (a *Adapter) eventsAPI(ctx context.Context, sm *socketmode.Client, in chat.
 		ack()
 		return
 	}
-	key := msg.channel + "/" + msg.ts
-	switch a.seen.Claim(key, ack) {
-	case chat.ClaimDone:
-		ack()
-		return
-	case chat.ClaimBusy:
-		return // the first delivery is still being handled and will be acknowledged
-	}
-	a.lanes.Run(msg.channel, func() {
-		if err := a.receive(ctx, in, msg); err != nil {
-			a.seen.Release(key)
-			a.log.Warn("could not log a Slack message; Slack will deliver it again", "channel", msg.channel, "err", err)
-			return
-		}
-		a.seen.Done(key)
-		ack()
+	a.gate.Take(ctx, in, intake.Delivery{
+		Key: key(msg.channel, msg.ts), Lane: msg.channel, Ack: ack,
+		Convert: func(ctx context.Context) (chat.Message, bool, error) { return a.convert(ctx, msg) },
 	})
 }
+
+// key is what a Slack message is known by in the intake: a ts is unique only in its channel.
+func key(channel, ts string) string { return channel + "/" + ts }
 
 // authError reports whether Slack refused a token, which no reconnect can fix.
 func authError(err error) bool {

@@ -26,6 +26,7 @@ import (
 	"github.com/go-telegram/bot"
 
 	"github.com/mom-agent/mom/internal/adapter/fetch"
+	"github.com/mom-agent/mom/internal/adapter/intake"
 	"github.com/mom-agent/mom/internal/chat"
 	"github.com/mom-agent/mom/internal/config"
 	"github.com/mom-agent/mom/internal/httpclient"
@@ -67,8 +68,7 @@ type Adapter struct {
 	base  string // the Bot API's URL, without a trailing slash
 	log   *slog.Logger
 	dir   *directory
-	seen  *chat.Dedup
-	lanes *chat.Lanes
+	gate  *intake.Gate
 	rate  chat.Retrier
 	run   chat.Routines
 	fetch *fetch.Fetcher
@@ -103,7 +103,7 @@ func New(opts Options) (*Adapter, error) {
 		return nil, fmt.Errorf("telegram adapter %s: %w", opts.Name, err)
 	}
 	a := &Adapter{opts: opts, api: api, http: hc, base: base, log: log,
-		seen: chat.NewDedup(4096), lanes: chat.NewLanes(),
+		gate: intake.NewGate(opts.Name, "Telegram", log),
 		rate: chat.Retrier{Platform: "Telegram", Log: log, RetryAfter: retryAfter},
 		fetch: &fetch.Fetcher{Platform: "Telegram", Adapter: opts.Name, Store: opts.Store, Log: log,
 			Max: maxAttachment, PlatformMax: true, HTTP: hc,
@@ -171,7 +171,7 @@ func (a *Adapter) Start(ctx context.Context, in chat.Inbox) error {
 
 // Stop ends polling and waits for the adapter's goroutines.
 func (a *Adapter) Stop(ctx context.Context) error {
-	if err := a.run.Stop(ctx, "telegram adapter "+a.opts.Name, a.lanes); err != nil {
+	if err := a.run.Stop(ctx, "telegram adapter "+a.opts.Name, a.gate.Lanes); err != nil {
 		return err
 	}
 	a.connected.Store(false)

@@ -44,16 +44,16 @@ func parseChannel(id string) (chatID int64, topic int, err error) {
 	return chatID, topic, nil
 }
 
-// receive turns a Telegram message into a chat.Message, downloads its files and hands it to
-// the hub. Service messages (joins, pins, topic changes) carry no words and are skipped, as
-// are the bot's own messages, which the hub logs itself.
-func (a *Adapter) receive(ctx context.Context, in chat.Inbox, m *models.Message) error {
+// convert turns a Telegram message into a chat.Message and downloads its files; ok is false
+// when there is nothing to log. Service messages (joins, pins, topic changes) carry no words
+// and are skipped, as are the bot's own messages, which the hub logs itself.
+func (a *Adapter) convert(ctx context.Context, m *models.Message) (cm chat.Message, ok bool, err error) {
 	if m.From == nil || m.ForumTopicCreated != nil {
-		return nil // channel posts and service messages
+		return cm, false, nil // channel posts and service messages
 	}
 	bot := a.Bot()
 	if strconv.FormatInt(m.From.ID, 10) == bot.ID {
-		return nil
+		return cm, false, nil
 	}
 	channel := channelOf(m)
 	sender := a.dir.learn(m, channel)
@@ -70,7 +70,7 @@ func (a *Adapter) receive(ctx context.Context, in chat.Inbox, m *models.Message)
 		toBot = r.From != nil && strconv.FormatInt(r.From.ID, 10) == bot.ID
 	}
 	ts := messageTime(m.Date, a.startedAt())
-	cm := chat.Message{
+	cm = chat.Message{
 		ID: strconv.Itoa(m.ID), ChannelID: channel, TS: ts, Sender: sender, Text: clean,
 		IsMention: dm || mentioned || toBot, IsDM: dm, ReplyTo: replyTo,
 	}
@@ -80,10 +80,8 @@ func (a *Adapter) receive(ctx context.Context, in chat.Inbox, m *models.Message)
 	for _, f := range filesOf(m) {
 		cm.Attachments = append(cm.Attachments, a.download(ctx, channel, ts, f))
 	}
-	if strings.TrimSpace(cm.Text) == "" && len(cm.Attachments) == 0 {
-		return nil // a sticker, a poll, a location: nothing mom can read
-	}
-	return in.Receive(ctx, a.opts.Name, cm)
+	// A sticker, a poll, a location: nothing mom can read.
+	return cm, strings.TrimSpace(cm.Text) != "" || len(cm.Attachments) > 0, nil
 }
 
 // messageTime is when a message was sent. Telegram dates are whole seconds, while the hub

@@ -15,6 +15,7 @@ import (
 
 	"github.com/go-telegram/bot/models"
 
+	"github.com/mom-agent/mom/internal/adapter/intake"
 	"github.com/mom-agent/mom/internal/chat"
 )
 
@@ -146,9 +147,9 @@ func (a *Adapter) pollFailed(ctx context.Context, err error, pause time.Duration
 	return next, next, kind
 }
 
-// handleBatch hands the messages of a batch of updates to their channels' lanes and waits
-// until each is logged. It returns the offset that confirms what was handled: past the last
-// update, or at the first whose message could not be logged, so Telegram sends it again.
+// handleBatch hands the messages of a batch of updates to the intake gate and waits until
+// each is logged. It returns the offset that confirms what was handled: past the last update,
+// or at the first whose message could not be logged, so Telegram sends it again.
 func (a *Adapter) handleBatch(ctx context.Context, in chat.Inbox, raws []json.RawMessage, offset int64) (int64, bool) {
 	failed := make([]bool, len(raws))
 	ids := make([]int64, len(raws))
@@ -171,34 +172,28 @@ func (a *Adapter) handleBatch(ctx context.Context, in chat.Inbox, raws []json.Ra
 			continue
 		}
 		msg := u.Message
-		key := fmt.Sprintf("%d/%d", msg.Chat.ID, msg.ID)
-		if a.seen.Claim(key, func() {}) != chat.ClaimNew {
-			continue // a redelivery of a message already handled (or being handled)
-		}
 		channel := channelOf(msg)
 		wg.Add(1)
-		a.lanes.Run(channel, func() {
-			defer wg.Done()
-			mu.Lock()
-			skip := stuck[channel]
-			mu.Unlock()
-			var err error
-			if !skip {
-				err = a.receive(ctx, in, msg)
-			}
-			if skip || err != nil {
+		a.gate.Take(ctx, in, intake.Delivery{
+			Key: fmt.Sprintf("%d/%d", msg.Chat.ID, msg.ID), Lane: channel,
+			Convert: func(ctx context.Context) (chat.Message, bool, error) {
 				// Later messages of the channel wait for the failed one, so the log keeps
 				// Telegram's order when they all come again.
-				a.seen.Release(key)
+				mu.Lock()
+				held := stuck[channel]
+				mu.Unlock()
+				if held {
+					return chat.Message{}, false, intake.ErrHeldBack
+				}
+				return a.convert(ctx, msg)
+			},
+			Ack: wg.Done,
+			Nack: func() {
 				mu.Lock()
 				failed[i], stuck[channel] = true, true
 				mu.Unlock()
-				if err != nil {
-					a.log.Warn("could not log a Telegram message; asking for it again", "chat", msg.Chat.ID, "err", err)
-				}
-				return
-			}
-			a.seen.Done(key)
+				wg.Done()
+			},
 		})
 	}
 	wg.Wait()
