@@ -98,7 +98,9 @@ func TestConcurrentRunsAreCappedAndPeopleGoFirst(t *testing.T) {
 	sw.waitRequests(2)
 
 	// Let answers end as they come until every run has finished.
-	sw.slack.WaitFor(t, "every run to be answered", func() bool {
+	// mom's log is not the fake Slack's state, so this waits on its own clock, not on
+	// the fake's changes (the last "run finished" may come after the last Slack call).
+	eventually(t, "every run to be answered", func() bool {
 		held.letAllGo()
 		return strings.Count(p.err.String(), "run finished") == events+1
 	})
