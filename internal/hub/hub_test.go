@@ -16,6 +16,7 @@ import (
 	fakellm "github.com/mom-agent/mom/internal/fake/llm"
 	"github.com/mom-agent/mom/internal/llm"
 	"github.com/mom-agent/mom/internal/llm/anthropic"
+	"github.com/mom-agent/mom/internal/run"
 	"github.com/mom-agent/mom/internal/sandbox"
 	"github.com/mom-agent/mom/internal/store"
 	"github.com/mom-agent/mom/internal/tools"
@@ -25,7 +26,7 @@ import (
 type platform struct {
 	mu    sync.Mutex
 	posts []string
-	ends  []agent.Event
+	ends  []run.Event
 }
 
 func (p *platform) Name() string                                         { return "plat" }
@@ -47,16 +48,16 @@ func (p *platform) Post(_ context.Context, channelID string, out chat.Outgoing) 
 
 func (p *platform) Reply(context.Context, string, chat.Message) Reply { return &platformReply{p: p} }
 
-func (p *platform) snapshot() ([]string, []agent.Event) {
+func (p *platform) snapshot() ([]string, []run.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return append([]string(nil), p.posts...), append([]agent.Event(nil), p.ends...)
+	return append([]string(nil), p.posts...), append([]run.Event(nil), p.ends...)
 }
 
 type platformReply struct{ p *platform }
 
-func (r *platformReply) Event(ev agent.Event) {
-	if ev.Type == agent.EventAgentEnd {
+func (r *platformReply) Event(ev run.Event) {
+	if ev.Type == run.AgentEnd {
 		r.p.mu.Lock()
 		r.p.ends = append(r.p.ends, ev)
 		r.p.mu.Unlock()

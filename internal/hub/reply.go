@@ -3,8 +3,8 @@ package hub
 import (
 	"context"
 
-	"github.com/mom-agent/mom/internal/agent"
 	"github.com/mom-agent/mom/internal/chat"
+	"github.com/mom-agent/mom/internal/run"
 )
 
 // Replier is what an adapter needs beyond chat.Adapter to take part in runs: a way to show one
@@ -18,7 +18,7 @@ type Replier interface {
 // Reply shows one run.
 type Reply interface {
 	// Event receives the run's events in order; calls never overlap.
-	Event(ev agent.Event)
+	Event(ev run.Event)
 	// Upload sends a file the agent attached into this run's conversation.
 	Upload(ctx context.Context, f chat.File) error
 	// Close is called once, after agent_end, and returns when the reply's last platform call

@@ -8,9 +8,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mom-agent/mom/internal/agent"
 	"github.com/mom-agent/mom/internal/config"
 	"github.com/mom-agent/mom/internal/llm"
+	"github.com/mom-agent/mom/internal/run"
 )
 
 // Surface is the conversation a Progress draws on: one channel, or one thread of it. Texts are
@@ -79,7 +79,7 @@ type Progress struct {
 	answer   string   // the text of the last finished model message
 	pending  []string // thread posts waiting, markdown
 	dirty    bool     // the status message needs an edit
-	end      *agent.Event
+	end      *run.Event
 	usedTool bool
 }
 
@@ -111,8 +111,8 @@ func NewProgress(ctx context.Context, s Surface, style Style, opts Options) *Pro
 	return p
 }
 
-// Event takes the run's next event (agent.Sink). It never blocks on the platform.
-func (p *Progress) Event(ev agent.Event) {
+// Event takes the run's next event (run.Sink). It never blocks on the platform.
+func (p *Progress) Event(ev run.Event) {
 	p.mu.Lock()
 	p.apply(ev)
 	p.mu.Unlock()
@@ -123,7 +123,7 @@ func (p *Progress) Event(ev agent.Event) {
 func (p *Progress) Close(ctx context.Context) error {
 	p.mu.Lock()
 	if p.end == nil { // a run always ends with agent_end; this is a safety net
-		p.end = &agent.Event{Type: agent.EventAgentEnd, StopReason: llm.StopEnd}
+		p.end = &run.Event{Type: run.AgentEnd, StopReason: llm.StopEnd}
 	}
 	p.mu.Unlock()
 	p.nudge()
@@ -145,17 +145,17 @@ func (p *Progress) nudge() {
 }
 
 // apply updates the state for one event. p.mu is held.
-func (p *Progress) apply(ev agent.Event) {
+func (p *Progress) apply(ev run.Event) {
 	v := p.style.Verbosity
 	switch ev.Type {
-	case agent.EventMessageStart:
+	case run.MessageStart:
 		p.live = ""
-	case agent.EventMessageUpdate:
+	case run.MessageUpdate:
 		if ev.DeltaKind == "text" {
 			p.live += ev.Delta
 			p.dirty = true
 		}
-	case agent.EventMessageEnd:
+	case run.MessageEnd:
 		m := ev.Message
 		if m == nil || m.Role != llm.RoleAssistant {
 			return
@@ -175,29 +175,29 @@ func (p *Progress) apply(ev agent.Event) {
 			p.answer = text
 		}
 		p.dirty = true
-	case agent.EventToolStart:
+	case run.ToolStart:
 		p.usedTool = true
 		if v != config.Quiet {
 			p.addLine("_→ " + oneLine(ev.Label, 200) + "_")
 		}
-	case agent.EventToolEnd:
+	case run.ToolEnd:
 		if ev.IsError && v != config.Quiet {
 			p.addLine("_✗ " + oneLine(ev.Output, 200) + "_")
 		}
 		if v != config.Quiet {
 			p.detail(toolDetail(ev, p.style.MaxText))
 		}
-	case agent.EventRetryStart:
+	case run.RetryStart:
 		if v != config.Quiet {
 			p.addLine("_Retrying (" + strconv.Itoa(ev.Attempt) + "/" + strconv.Itoa(ev.MaxAttempts) + ")…_")
 		}
-	case agent.EventCompactionStart:
+	case run.CompactionStart:
 		p.addLine("_Compacting context…_")
-	case agent.EventCompactionEnd:
+	case run.CompactionEnd:
 		if line := CompactionLine(ev); line != "" {
 			p.addLine("_" + line + "_")
 		}
-	case agent.EventAgentEnd:
+	case run.AgentEnd:
 		e := ev
 		p.end = &e
 	}

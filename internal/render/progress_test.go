@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mom-agent/mom/internal/agent"
 	"github.com/mom-agent/mom/internal/config"
 	"github.com/mom-agent/mom/internal/llm"
+	"github.com/mom-agent/mom/internal/run"
 )
 
 // board is a platform conversation in memory: what a person would see.
@@ -81,7 +81,7 @@ func style(v config.Verbosity) Style {
 }
 
 // play feeds a run's events to a new Progress and closes it.
-func play(t *testing.T, b *board, st Style, opts Options, events ...agent.Event) {
+func play(t *testing.T, b *board, st Style, opts Options, events ...run.Event) {
 	t.Helper()
 	p := NewProgress(context.Background(), b, st, opts)
 	for _, ev := range events {
@@ -94,7 +94,7 @@ func play(t *testing.T, b *board, st Style, opts Options, events ...agent.Event)
 	}
 }
 
-func assistant(text string, calls ...llm.Content) agent.Event {
+func assistant(text string, calls ...llm.Content) run.Event {
 	m := &llm.Message{Role: llm.RoleAssistant, StopReason: llm.StopEnd}
 	if text != "" {
 		m.Content = append(m.Content, llm.Content{Type: llm.TypeText, Text: text})
@@ -103,25 +103,25 @@ func assistant(text string, calls ...llm.Content) agent.Event {
 		m.Content = append(m.Content, calls...)
 		m.StopReason = llm.StopToolUse
 	}
-	return agent.Event{Type: agent.EventMessageEnd, Message: m}
+	return run.Event{Type: run.MessageEnd, Message: m}
 }
 
-func toolRun(name, label, args, output string, failed bool) []agent.Event {
-	return []agent.Event{
-		{Type: agent.EventToolStart, ToolName: name, Label: label, Args: json.RawMessage(args)},
-		{Type: agent.EventToolEnd, ToolName: name, Label: label, Args: json.RawMessage(args), Output: output,
+func toolRun(name, label, args, output string, failed bool) []run.Event {
+	return []run.Event{
+		{Type: run.ToolStart, ToolName: name, Label: label, Args: json.RawMessage(args)},
+		{Type: run.ToolEnd, ToolName: name, Label: label, Args: json.RawMessage(args), Output: output,
 			IsError: failed, Duration: 1200 * time.Millisecond},
 	}
 }
 
-func end(reason llm.StopReason, errMsg string) agent.Event {
-	return agent.Event{Type: agent.EventAgentEnd, StopReason: reason, ErrorMessage: errMsg,
+func end(reason llm.StopReason, errMsg string) run.Event {
+	return run.Event{Type: run.AgentEnd, StopReason: reason, ErrorMessage: errMsg,
 		Usage: &llm.Usage{Input: 3100, Output: 120, Cost: llm.Cost{Total: 0.0123}}, ContextTokens: 5200, ContextWindow: 200000}
 }
 
 func TestProgressAnswerReplacesStatusAndDetailsGoToTheThread(t *testing.T) {
 	b := newBoard()
-	events := []agent.Event{{Type: agent.EventAgentStart}, assistant("Let me look.", llm.Content{Type: llm.TypeToolCall, ID: "t1", Name: "bash"})}
+	events := []run.Event{{Type: run.AgentStart}, assistant("Let me look.", llm.Content{Type: llm.TypeToolCall, ID: "t1", Name: "bash"})}
 	events = append(events, toolRun("bash", "List files", `{"label":"List files","command":"ls -la"}`, "a.txt\nb.txt", false)...)
 	events = append(events, assistant("There are **two** files."), end(llm.StopEnd, ""))
 	play(t, b, style(config.Normal), Options{}, events...)
@@ -147,8 +147,8 @@ func TestProgressAnswerReplacesStatusAndDetailsGoToTheThread(t *testing.T) {
 func TestProgressShowsStepsWhileRunning(t *testing.T) {
 	b := newBoard()
 	p := NewProgress(context.Background(), b, style(config.Normal), Options{})
-	p.Event(agent.Event{Type: agent.EventAgentStart})
-	p.Event(agent.Event{Type: agent.EventToolStart, ToolName: "bash", Label: "Check the disk"})
+	p.Event(run.Event{Type: run.AgentStart})
+	p.Event(run.Event{Type: run.ToolStart, ToolName: "bash", Label: "Check the disk"})
 	waitFor(t, "the step in the status message", func() bool {
 		top := b.visible("")
 		return len(top) == 1 && strings.Contains(top[0], "_Thinking…_\n_→ Check the disk_")
@@ -199,7 +199,7 @@ func TestProgressVerboseShowsThinking(t *testing.T) {
 	b := newBoard()
 	m := &llm.Message{Role: llm.RoleAssistant, StopReason: llm.StopEnd, Content: []llm.Content{
 		{Type: llm.TypeThinking, Thinking: "the user wants a number"}, {Type: llm.TypeText, Text: "42"}}}
-	play(t, b, style(config.Verbose), Options{}, agent.Event{Type: agent.EventMessageEnd, Message: m}, end(llm.StopEnd, ""))
+	play(t, b, style(config.Verbose), Options{}, run.Event{Type: run.MessageEnd, Message: m}, end(llm.StopEnd, ""))
 	thread := b.visible("1")
 	if len(thread) == 0 || !strings.Contains(thread[0], "the user wants a number") {
 		t.Errorf("thread = %q; want the thinking", thread)
