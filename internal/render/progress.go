@@ -8,7 +8,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mom-agent/mom/internal/config"
 	"github.com/mom-agent/mom/internal/llm"
 	"github.com/mom-agent/mom/internal/run"
 )
@@ -40,7 +39,7 @@ type Style struct {
 	// are merged, so a chatty run stays inside the platform's rate limits.
 	EditEvery time.Duration
 	// Verbosity says how much of the run people see.
-	Verbosity config.Verbosity
+	Verbosity Verbosity
 }
 
 // Options place one run's reply.
@@ -95,7 +94,7 @@ func NewProgress(ctx context.Context, s Surface, style Style, opts Options) *Pro
 		style.MaxText = 4000
 	}
 	if style.Verbosity == "" {
-		style.Verbosity = config.Normal
+		style.Verbosity = Normal
 	}
 	if opts.Status == "" {
 		opts.Status = "_Thinking…_"
@@ -162,12 +161,12 @@ func (p *Progress) apply(ev run.Event) {
 		}
 		p.live = ""
 		text := strings.TrimSpace(m.Text())
-		if v == config.Verbose {
+		if v == Verbose {
 			if th := thinkingOf(m); th != "" {
 				p.detail(quote("_Thinking:_\n" + th))
 			}
 		}
-		if len(m.ToolCalls()) > 0 && text != "" && v != config.Quiet {
+		if len(m.ToolCalls()) > 0 && text != "" && v != Quiet {
 			// Words before a tool call ("let me check the logs") are progress, not the answer.
 			p.addLine(text)
 		}
@@ -177,18 +176,18 @@ func (p *Progress) apply(ev run.Event) {
 		p.dirty = true
 	case run.ToolStart:
 		p.usedTool = true
-		if v != config.Quiet {
+		if v != Quiet {
 			p.addLine("_→ " + oneLine(ev.Label, 200) + "_")
 		}
 	case run.ToolEnd:
-		if ev.IsError && v != config.Quiet {
+		if ev.IsError && v != Quiet {
 			p.addLine("_✗ " + oneLine(ev.Output, 200) + "_")
 		}
-		if v != config.Quiet {
+		if v != Quiet {
 			p.detail(toolDetail(ev, p.style.MaxText))
 		}
 	case run.RetryStart:
-		if v != config.Quiet {
+		if v != Quiet {
 			p.addLine("_Retrying (" + strconv.Itoa(ev.Attempt) + "/" + strconv.Itoa(ev.MaxAttempts) + ")…_")
 		}
 	case run.CompactionStart:
@@ -227,7 +226,7 @@ func (p *Progress) detailsShown() bool {
 	if !p.style.Threads {
 		return false
 	}
-	return p.opts.ThreadOf == "" || p.style.Verbosity == config.Verbose
+	return p.opts.ThreadOf == "" || p.style.Verbosity == Verbose
 }
 
 // statusText is the status message as it stands, markdown.

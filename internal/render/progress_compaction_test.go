@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mom-agent/mom/internal/config"
 	"github.com/mom-agent/mom/internal/llm"
 	"github.com/mom-agent/mom/internal/run"
 )
@@ -14,7 +13,7 @@ import (
 // that it failed.
 func TestProgressShowsCompaction(t *testing.T) {
 	b := newBoard()
-	p := NewProgress(context.Background(), b, style(config.Normal), Options{})
+	p := NewProgress(context.Background(), b, style(Normal), Options{})
 	p.Event(run.Event{Type: run.AgentStart})
 	p.Event(run.Event{Type: run.CompactionStart, Compaction: &run.CompactionInfo{Reason: run.ReasonThreshold}})
 	waitFor(t, "the compaction in the status message", func() bool {

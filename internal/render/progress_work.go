@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/mom-agent/mom/internal/chat"
-	"github.com/mom-agent/mom/internal/config"
 	"github.com/mom-agent/mom/internal/llm"
 	"github.com/mom-agent/mom/internal/run"
 )
@@ -147,7 +146,7 @@ func (w *worker) finish(ctx context.Context, end run.Event) {
 		w.postDetail(ctx, problem)
 	}
 	w.answer(ctx, md)
-	if p.style.Verbosity != config.Quiet && p.detailsShown() {
+	if p.style.Verbosity != Quiet && p.detailsShown() {
 		if u := UsageLine(end); u != "" {
 			w.postDetail(ctx, "_"+u+"_")
 		}

@@ -22,11 +22,11 @@ const typingEvery = 8 * time.Second
 // in that thread unless replyIn is "channel"; DMs and events are answered at the top level.
 // The typing indicator stays on until the run ends.
 func (a *Adapter) Reply(ctx context.Context, channelID string, trigger chat.Message) hub.Reply {
-	thread := render.ReplyThread(a.opts.Config.ReplyIn, trigger)
+	thread := render.ReplyThread(render.ReplyIn(a.opts.Config.ReplyIn), trigger)
 	s := &surface{a: a, channel: channelID, threadName: threadName(trigger.Text)}
 	p := render.NewProgress(ctx, s, render.Style{
 		Format: a.format, MaxText: MaxText, Edit: true, Delete: true, Threads: true,
-		EditEvery: editEvery, Verbosity: a.opts.Config.Verbosity,
+		EditEvery: editEvery, Verbosity: render.Verbosity(a.opts.Config.Verbosity),
 	}, render.Options{ThreadOf: thread, Status: render.EventStatus(trigger), Log: a.log.With("channel", channelID)})
 	r := render.NewReply(p, a, channelID, thread)
 	where := channelID

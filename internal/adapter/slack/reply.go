@@ -16,10 +16,10 @@ const editEvery = 1200 * time.Millisecond
 // Reply starts showing a run in a channel (hub.Replier). A mention inside a thread is answered
 // in that thread unless replyIn is "channel"; DMs and events are answered at the top level.
 func (a *Adapter) Reply(ctx context.Context, channelID string, trigger chat.Message) hub.Reply {
-	thread := render.ReplyThread(a.opts.Config.ReplyIn, trigger)
+	thread := render.ReplyThread(render.ReplyIn(a.opts.Config.ReplyIn), trigger)
 	p := render.NewProgress(ctx, &surface{a: a, channel: channelID}, render.Style{
 		Format: a.mrkdwn, MaxText: MaxText, Edit: true, Delete: true, Threads: true,
-		EditEvery: editEvery, Verbosity: a.opts.Config.Verbosity,
+		EditEvery: editEvery, Verbosity: render.Verbosity(a.opts.Config.Verbosity),
 	}, render.Options{ThreadOf: thread, Status: render.EventStatus(trigger), Log: a.log.With("channel", channelID)})
 	return render.NewReply(p, a, channelID, thread)
 }

@@ -31,7 +31,7 @@ func (a *Adapter) Reply(ctx context.Context, channelID string, trigger chat.Mess
 	}
 	p := render.NewProgress(ctx, s, render.Style{
 		Format: a.html, Split: render.SplitTelegramHTML, MaxText: MaxText, Edit: true, Delete: true, Threads: true,
-		EditEvery: editEvery, Verbosity: a.opts.Config.Verbosity,
+		EditEvery: editEvery, Verbosity: render.Verbosity(a.opts.Config.Verbosity),
 	}, render.Options{Status: render.EventStatus(trigger), Log: a.log.With("channel", channelID)})
 	r := render.NewReply(p, a, channelID, "")
 	if chatID, topic, err := parseChannel(channelID); err == nil {
