@@ -46,7 +46,9 @@ func (p *platform) Post(_ context.Context, channelID string, out chat.Outgoing) 
 	return "p1", nil
 }
 
-func (p *platform) Reply(context.Context, string, chat.Message) Reply { return &platformReply{p: p} }
+func (p *platform) Reply(context.Context, string, chat.Message) run.Reply {
+	return &platformReply{p: p}
+}
 
 func (p *platform) snapshot() ([]string, []run.Event) {
 	p.mu.Lock()

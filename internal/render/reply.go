@@ -13,7 +13,7 @@ type Uploader interface {
 	Upload(ctx context.Context, channelID string, f chat.File) error
 }
 
-// Reply is one run's reply on a chat platform (hub.Reply): the Progress, files uploaded to
+// Reply is one run's reply on a chat platform (a run.Reply): the Progress, files uploaded to
 // where the reply is, and the platform's typing indicator while the run lasts, where it has
 // one.
 type Reply struct {

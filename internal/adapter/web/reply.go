@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/mom-agent/mom/internal/chat"
-	"github.com/mom-agent/mom/internal/hub"
 	"github.com/mom-agent/mom/internal/llm"
 	"github.com/mom-agent/mom/internal/render"
 	"github.com/mom-agent/mom/internal/run"
@@ -26,7 +25,7 @@ const (
 )
 
 // Reply starts showing a run (hub.Replier): every browser gets its events as frames.
-func (a *Adapter) Reply(ctx context.Context, channelID string, trigger chat.Message) hub.Reply {
+func (a *Adapter) Reply(ctx context.Context, channelID string, trigger chat.Message) run.Reply {
 	if trigger.EventFile() == "" && trigger.ID != "" {
 		a.showMessage(trigger)
 	}
