@@ -141,7 +141,8 @@ func openStore(t *testing.T) *store.Store {
 }
 
 // startHub starts a hub on st that runs triggers with runner and registers a as "plat".
-func startHub(t *testing.T, st *store.Store, runner Runner, cfg config.Adapter, a chat.Adapter, plat *platform, opts Options) *hubRig {
+func startHub(t *testing.T, st *store.Store, runner Runner, cfg config.Adapter, a chat.Adapter, plat *platform,
+	opts Options) *hubRig {
 	t.Helper()
 	logs := &syncBuffer{}
 	h := New(st, runner, slog.New(slog.NewTextHandler(logs, nil)), opts)
