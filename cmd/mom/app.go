@@ -114,7 +114,7 @@ func (a *app) build(std stdio) error {
 	}
 	a.agent = agent.New(st, agent.Options{
 		Provider: provider, NoProviderHint: hint, RefusedKeyHint: a.cfg.RefusedKeyHint(),
-		Model: model, Thinking: m.Thinking,
+		Model: model, Thinking: llm.ThinkingLevel(m.Thinking),
 		MaxTokens: m.MaxTokens, Exec: exec, Tools: tools.Builtin(), Logger: a.log,
 		Custom: a.custom, CustomToolsDirect: a.cfg.CustomTools.Mode == config.CustomToolsDirect,
 		Retry: agent.RetryPolicy{

@@ -97,9 +97,9 @@ func TestConcurrentRunsAreCappedAndPeopleGoFirst(t *testing.T) {
 	sw.slack.Say(general, adaID, "<@"+slackBot+"> job ada")
 	sw.waitRequests(2)
 
-	// Let answers end as they come until every run has finished.
-	// mom's log is not the fake Slack's state, so this waits on its own clock, not on
-	// the fake's changes (the last "run finished" may come after the last Slack call).
+	// Let answers end as they come until every run has finished. Both halves of the condition
+	// are outside the fake Slack (the model's held answers, mom's log), which may say nothing
+	// after the last of them changes, so this polls rather than waiting for Slack.
 	eventually(t, "every run to be answered", func() bool {
 		held.letAllGo()
 		return strings.Count(p.err.String(), "run finished") == events+1

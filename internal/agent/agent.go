@@ -10,6 +10,7 @@ import (
 
 	"github.com/mom-agent/mom/internal/chat"
 	"github.com/mom-agent/mom/internal/llm"
+	"github.com/mom-agent/mom/internal/run"
 	"github.com/mom-agent/mom/internal/sandbox"
 	"github.com/mom-agent/mom/internal/store"
 	"github.com/mom-agent/mom/internal/tools"
@@ -116,7 +117,7 @@ type Request struct {
 	LogEnd  int64
 	Context ChannelContext
 	// Sink receives the run's events; it may be nil.
-	Sink Sink
+	Sink run.Sink
 	// Upload sends a file to the channel (the attach tool); nil where files cannot be sent.
 	Upload func(ctx context.Context, f chat.File) error
 }
@@ -130,30 +131,30 @@ var ErrBusy = errors.New("a run is already in progress in this channel")
 // panics on a model's or tool's failure, which end the run with StopReason error instead.
 func (a *Agent) HandleMessage(ctx context.Context, req Request) (res Result) {
 	key := req.Channel.Key()
-	ctx, run, err := a.begin(ctx, key)
+	ctx, active, err := a.begin(ctx, key)
 	if err != nil {
 		return a.fail(req.Sink, err)
 	}
-	defer a.end(key, run)
+	defer a.end(key, active)
 	defer func() {
 		if p := recover(); p != nil {
 			a.opts.Logger.Error("agent run crashed", "channel", key, "panic", p)
-			a.end(key, run)
+			a.end(key, active)
 			res = a.fail(req.Sink, fmt.Errorf("internal error: %v", p))
 		}
 	}()
 	if a.opts.Provider == nil {
-		a.end(key, run)
+		a.end(key, active)
 		return a.fail(req.Sink, errors.New(a.opts.NoProviderHint))
 	}
 	sess, err := req.Channel.Session()
 	if err != nil {
-		a.end(key, run)
+		a.end(key, active)
 		return a.fail(req.Sink, err)
 	}
 	cursor, err := a.syncLog(req, sess)
 	if err != nil {
-		a.end(key, run)
+		a.end(key, active)
 		return a.fail(req.Sink, err)
 	}
 	saved := len(cursor.IDs) // syncLog has saved the cursor as it is now
@@ -166,7 +167,7 @@ func (a *Agent) HandleMessage(ctx context.Context, req Request) (res Result) {
 		cfg: &cfg, system: system, sink: req.Sink, sess: sess,
 		history: func() []llm.Message { return contextView(sess) },
 		persist: func(m llm.Message) error { return a.persist(req, sess, m) },
-		steer:   func() []llm.Message { return a.takeSteered(run, req, &cursor) },
+		steer:   func() []llm.Message { return a.takeSteered(active, req, &cursor) },
 		env:     a.toolEnv(req),
 	}
 	res = l.run(ctx)
@@ -181,7 +182,7 @@ func (a *Agent) HandleMessage(ctx context.Context, req Request) (res Result) {
 	if err := sess.Sync(); err != nil {
 		a.opts.Logger.Error("could not flush context.jsonl", "channel", key, "err", err)
 	}
-	a.end(key, run)
+	a.end(key, active)
 	l.emit(l.endEvent(res))
 	return res
 }
@@ -190,12 +191,12 @@ func (a *Agent) HandleMessage(ctx context.Context, req Request) (res Result) {
 // abort). The run ends promptly with StopReason aborted.
 func (a *Agent) Abort(key string) bool {
 	a.mu.Lock()
-	run := a.runs[key]
+	active := a.runs[key]
 	a.mu.Unlock()
-	if run == nil {
+	if active == nil {
 		return false
 	}
-	run.cancel()
+	active.cancel()
 	return true
 }
 
@@ -211,17 +212,17 @@ func (a *Agent) IsRunning(key string) bool {
 // caller can queue it instead.
 func (a *Agent) Steer(key string, m chat.Message) bool {
 	a.mu.Lock()
-	run := a.runs[key]
+	active := a.runs[key]
 	a.mu.Unlock()
-	if run == nil {
+	if active == nil {
 		return false
 	}
-	run.mu.Lock()
-	defer run.mu.Unlock()
-	if run.ended {
+	active.mu.Lock()
+	defer active.mu.Unlock()
+	if active.ended {
 		return false
 	}
-	run.steered = append(run.steered, m)
+	active.steered = append(active.steered, m)
 	return true
 }
 
@@ -232,30 +233,30 @@ func (a *Agent) begin(ctx context.Context, key string) (context.Context, *active
 		return ctx, nil, ErrBusy
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	run := &activeRun{cancel: cancel}
-	a.runs[key] = run
-	return ctx, run, nil
+	active := &activeRun{cancel: cancel}
+	a.runs[key] = active
+	return ctx, active, nil
 }
 
 // end unregisters the run; calling it again does nothing. Steered messages that arrived too
 // late for the run stay in the log and reach the context with the next run's sync.
-func (a *Agent) end(key string, run *activeRun) {
-	run.mu.Lock()
-	run.ended = true
-	run.mu.Unlock()
-	run.cancel()
+func (a *Agent) end(key string, active *activeRun) {
+	active.mu.Lock()
+	active.ended = true
+	active.mu.Unlock()
+	active.cancel()
 	a.mu.Lock()
-	if a.runs[key] == run {
+	if a.runs[key] == active {
 		delete(a.runs, key)
 	}
 	a.mu.Unlock()
 }
 
 // fail ends a run that could not start, telling the sink why.
-func (a *Agent) fail(sink Sink, err error) Result {
+func (a *Agent) fail(sink run.Sink, err error) Result {
 	if sink != nil {
-		sink(Event{Type: EventAgentStart})
-		sink(Event{Type: EventAgentEnd, StopReason: llm.StopError, ErrorMessage: err.Error(), Usage: &llm.Usage{}})
+		sink(run.Event{Type: run.AgentStart})
+		sink(run.Event{Type: run.AgentEnd, StopReason: llm.StopError, ErrorMessage: err.Error(), Usage: &llm.Usage{}})
 	}
 	return Result{StopReason: llm.StopError, ErrorMessage: err.Error()}
 }

@@ -14,6 +14,7 @@ import (
 	fakellm "github.com/mom-agent/mom/internal/fake/llm"
 	"github.com/mom-agent/mom/internal/llm"
 	"github.com/mom-agent/mom/internal/llm/anthropic"
+	"github.com/mom-agent/mom/internal/run"
 	"github.com/mom-agent/mom/internal/sandbox"
 	"github.com/mom-agent/mom/internal/store"
 	"github.com/mom-agent/mom/internal/tools"
@@ -76,10 +77,10 @@ func (r *rig) say(user, text string, opts ...func(*chat.Message)) (chat.Message,
 // events records what a run reported.
 type events struct {
 	mu  sync.Mutex
-	evs []Event
+	evs []run.Event
 }
 
-func (e *events) sink(ev Event) {
+func (e *events) sink(ev run.Event) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.evs = append(e.evs, ev)
@@ -90,7 +91,7 @@ func (e *events) types() []string {
 	defer e.mu.Unlock()
 	var out []string
 	for _, ev := range e.evs {
-		if ev.Type == EventMessageUpdate {
+		if ev.Type == run.MessageUpdate {
 			continue
 		}
 		out = append(out, string(ev.Type))
@@ -259,7 +260,7 @@ func TestRetriesAreReported(t *testing.T) {
 	}
 	var attempts []int
 	for _, e := range ev.evs {
-		if e.Type == EventRetryStart {
+		if e.Type == run.RetryStart {
 			attempts = append(attempts, e.Attempt)
 			if e.MaxAttempts != 3 || e.ErrorMessage == "" {
 				t.Errorf("retry event = %+v", e)

@@ -11,6 +11,7 @@ import (
 	fakellm "github.com/mom-agent/mom/internal/fake/llm"
 	"github.com/mom-agent/mom/internal/llm"
 	"github.com/mom-agent/mom/internal/llm/anthropic"
+	"github.com/mom-agent/mom/internal/run"
 	"github.com/mom-agent/mom/internal/sandbox"
 	"github.com/mom-agent/mom/internal/store"
 	"github.com/mom-agent/mom/internal/tools"
@@ -68,7 +69,7 @@ func BenchmarkTurn(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		res := ag.HandleMessage(context.Background(), Request{Channel: ch, Trigger: m, LogEnd: pos.End, Context: cc, Sink: func(Event) {}})
+		res := ag.HandleMessage(context.Background(), Request{Channel: ch, Trigger: m, LogEnd: pos.End, Context: cc, Sink: func(run.Event) {}})
 		if res.StopReason != llm.StopEnd {
 			b.Fatalf("run ended %s: %s", res.StopReason, res.ErrorMessage)
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mom-agent/mom/internal/compact"
 	"github.com/mom-agent/mom/internal/llm"
+	"github.com/mom-agent/mom/internal/run"
 	"github.com/mom-agent/mom/internal/session"
 	"github.com/mom-agent/mom/internal/store"
 )
@@ -34,26 +35,6 @@ func (c CompactionSettings) settings() compact.Settings {
 		s.KeepRecentTokens = c.KeepRecentTokens
 	}
 	return s
-}
-
-// Why a compaction ran, in CompactionInfo.Reason.
-const (
-	ReasonThreshold = "threshold" // the context outgrew the window minus the reserve
-	ReasonOverflow  = "overflow"  // the model refused a request as too long
-	ReasonManual    = "manual"    // someone asked (mom compact)
-)
-
-// CompactionInfo describes a compaction, on compaction_start (Reason only) and
-// compaction_end.
-type CompactionInfo struct {
-	Reason string `json:"reason"`
-	// TokensBefore and TokensAfter are the context's estimated size around the compaction.
-	TokensBefore int `json:"tokensBefore,omitempty"`
-	TokensAfter  int `json:"tokensAfter,omitempty"`
-	// Kept is how many context.jsonl entries were kept word for word.
-	Kept int `json:"kept,omitempty"`
-	// Summary is the new summary.
-	Summary string `json:"summary,omitempty"`
 }
 
 // contextView is the conversation as the model is shown it: the session's context with the
@@ -99,7 +80,7 @@ func (l *loop) compactIfFull(ctx context.Context) {
 			}
 		}
 	}
-	_, _ = l.compact(ctx, ReasonThreshold) // compaction_end carries any error
+	_, _ = l.compact(ctx, run.ReasonThreshold) // compaction_end carries any error
 }
 
 // recoverOverflow handles a request the model refused as too long (cause): it compacts the
@@ -109,7 +90,7 @@ func (l *loop) recoverOverflow(ctx context.Context, req *llm.Request, newHandler
 	if !l.autoCompaction() {
 		return nil, fmt.Errorf("the conversation no longer fits the model's context window, and automatic compaction is off (\"compaction\" in config.json; `mom compact` shortens it by hand): %w", cause)
 	}
-	if _, err := l.compact(ctx, ReasonOverflow); err != nil {
+	if _, err := l.compact(ctx, run.ReasonOverflow); err != nil {
 		if errors.Is(err, compact.ErrNothingToCompact) {
 			return nil, fmt.Errorf("the newest messages alone are too long for the model's context window, so compacting the conversation cannot help; send something shorter: %w", cause)
 		}
@@ -126,28 +107,28 @@ func (l *loop) recoverOverflow(ctx context.Context, req *llm.Request, newHandler
 // compact summarizes the old part of the context and appends the compaction entry, telling
 // people with compaction_start and compaction_end. ErrNothingToCompact comes back without
 // events: there was nothing to do.
-func (l *loop) compact(ctx context.Context, reason string) (CompactionInfo, error) {
+func (l *loop) compact(ctx context.Context, reason string) (run.CompactionInfo, error) {
 	s, window := l.cfg.Compaction.settings(), l.cfg.Model.ContextWindow
 	plan, err := compact.Prepare(l.sess.Entries(), s, window)
 	if err != nil {
-		return CompactionInfo{Reason: reason}, err
+		return run.CompactionInfo{Reason: reason}, err
 	}
-	info := CompactionInfo{Reason: reason, TokensBefore: plan.TokensBefore, Kept: plan.Kept}
-	l.emit(Event{Type: EventCompactionStart, Compaction: &CompactionInfo{Reason: reason}})
+	info := run.CompactionInfo{Reason: reason, TokensBefore: plan.TokensBefore, Kept: plan.Kept}
+	l.emit(run.Event{Type: run.CompactionStart, Compaction: &run.CompactionInfo{Reason: reason}})
 	res, err := compact.Summarize(ctx, summarizer{l}, plan, s)
 	if err == nil {
 		_, err = l.sess.AppendCompaction(res.Summary, plan.FirstKeptID, plan.TokensBefore, res.Details)
 	}
 	if err != nil {
 		end := info
-		l.emit(Event{Type: EventCompactionEnd, Compaction: &end, ErrorMessage: err.Error()})
+		l.emit(run.Event{Type: run.CompactionEnd, Compaction: &end, ErrorMessage: err.Error()})
 		return info, err
 	}
 	info.Summary = res.Summary
 	info.TokensAfter = compact.ContextTokens(l.sess.Entries())
 	l.lastUsage = llm.Usage{Input: info.TokensAfter} // agent_end reports the context as it now is
 	end := info
-	l.emit(Event{Type: EventCompactionEnd, Compaction: &end})
+	l.emit(run.Event{Type: run.CompactionEnd, Compaction: &end})
 	return info, nil
 }
 
@@ -177,22 +158,22 @@ func (s summarizer) Summarize(ctx context.Context, system, prompt string, maxTok
 // compaction_start and compaction_end. It fails with ErrBusy while the channel has a run, and
 // with compact.ErrNothingToCompact when the context is already as small as compaction would
 // make it.
-func (a *Agent) Compact(ctx context.Context, ch *store.Channel, sink Sink) (CompactionInfo, error) {
+func (a *Agent) Compact(ctx context.Context, ch *store.Channel, sink run.Sink) (run.CompactionInfo, error) {
 	key := ch.Key()
-	ctx, run, err := a.begin(ctx, key)
+	ctx, active, err := a.begin(ctx, key)
 	if err != nil {
-		return CompactionInfo{}, err
+		return run.CompactionInfo{}, err
 	}
-	defer a.end(key, run)
+	defer a.end(key, active)
 	if a.opts.Provider == nil {
-		return CompactionInfo{}, errors.New(a.opts.NoProviderHint)
+		return run.CompactionInfo{}, errors.New(a.opts.NoProviderHint)
 	}
 	sess, err := ch.Session()
 	if err != nil {
-		return CompactionInfo{}, err
+		return run.CompactionInfo{}, err
 	}
 	l := &loop{cfg: &a.cfg, sess: sess, sink: sink, history: func() []llm.Message { return contextView(sess) }}
-	info, err := l.compact(ctx, ReasonManual)
+	info, err := l.compact(ctx, run.ReasonManual)
 	if serr := sess.Sync(); err == nil && serr != nil {
 		err = fmt.Errorf("could not flush context.jsonl: %w", serr)
 	}

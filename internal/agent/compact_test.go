@@ -11,6 +11,7 @@ import (
 	fakellm "github.com/mom-agent/mom/internal/fake/llm"
 	"github.com/mom-agent/mom/internal/llm"
 	"github.com/mom-agent/mom/internal/llm/anthropic"
+	"github.com/mom-agent/mom/internal/run"
 	"github.com/mom-agent/mom/internal/sandbox"
 	"github.com/mom-agent/mom/internal/tools"
 )
@@ -61,12 +62,12 @@ func (r *rig) compactHistory() {
 		fakellm.Text("B-answer"))
 }
 
-func (e *events) compactions() []Event {
+func (e *events) compactions() []run.Event {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	var out []Event
+	var out []run.Event
 	for _, ev := range e.evs {
-		if ev.Type == EventCompactionStart || ev.Type == EventCompactionEnd {
+		if ev.Type == run.CompactionStart || ev.Type == run.CompactionEnd {
 			out = append(out, ev)
 		}
 	}
@@ -100,7 +101,7 @@ func TestCompactionAtThreshold(t *testing.T) {
 	}
 	c := ev.compactions()
 	end := c[1].Compaction
-	if c[0].Compaction.Reason != ReasonThreshold || c[1].ErrorMessage != "" || end.TokensBefore < 3500 || end.TokensAfter >= 1000 || end.TokensAfter <= 0 {
+	if c[0].Compaction.Reason != run.ReasonThreshold || c[1].ErrorMessage != "" || end.TokensBefore < 3500 || end.TokensAfter >= 1000 || end.TokensAfter <= 0 {
 		t.Fatalf("compaction_end %+v (error %q)", end, c[1].ErrorMessage)
 	}
 	reqs := r.llm.Requests()
@@ -180,7 +181,7 @@ func TestOverflowCompactsAndRetries(t *testing.T) {
 		t.Errorf("retry: rejected %q, messages:\n%.500s", retry.Rejected, compactRequestText(retry))
 	}
 	c := ev.compactions()
-	if len(c) != 2 || c[0].Compaction.Reason != ReasonOverflow || c[1].ErrorMessage != "" {
+	if len(c) != 2 || c[0].Compaction.Reason != run.ReasonOverflow || c[1].ErrorMessage != "" {
 		t.Fatalf("compaction events %+v", c)
 	}
 	if n := strings.Count(strings.Join(ev.types(), " "), "message_end"); n != 1 {
@@ -254,7 +255,7 @@ func TestCompactOnDemand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if info.Reason != ReasonManual || info.Kept == 0 || info.TokensAfter >= info.TokensBefore || !strings.Contains(info.Summary, "MANUAL") {
+	if info.Reason != run.ReasonManual || info.Kept == 0 || info.TokensAfter >= info.TokensBefore || !strings.Contains(info.Summary, "MANUAL") {
 		t.Fatalf("info %+v", info)
 	}
 	if len(ev.compactions()) != 2 {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mom-agent/mom/internal/llm"
+	"github.com/mom-agent/mom/internal/run"
 	"github.com/mom-agent/mom/internal/session"
 	"github.com/mom-agent/mom/internal/tools"
 )
@@ -61,7 +62,7 @@ type loop struct {
 	persist func(llm.Message) error
 	steer   func() []llm.Message
 	env     tools.Env
-	sink    Sink
+	sink    run.Sink
 	// sess is the channel's session, which compaction reads and appends to; nil turns
 	// compaction off.
 	sess *session.Session
@@ -75,7 +76,7 @@ type loop struct {
 
 // emit hands ev to the sink. Tools report progress from their own goroutines, so calls are
 // serialized here rather than in every sink.
-func (l *loop) emit(ev Event) {
+func (l *loop) emit(ev run.Event) {
 	if l.sink == nil {
 		return
 	}
@@ -87,7 +88,7 @@ func (l *loop) emit(ev Event) {
 // run executes the loop after reporting agent_start. The caller reports agent_end (endEvent)
 // once the run's files are flushed, so that people who see the end can rely on it.
 func (l *loop) run(ctx context.Context) Result {
-	l.emit(Event{Type: EventAgentStart})
+	l.emit(run.Event{Type: run.AgentStart})
 	res := l.turns(ctx)
 	if ctx.Err() != nil && res.StopReason != llm.StopError {
 		res.StopReason = llm.StopAborted
@@ -97,20 +98,20 @@ func (l *loop) run(ctx context.Context) Result {
 }
 
 // endEvent is the agent_end event for res.
-func (l *loop) endEvent(res Result) Event {
+func (l *loop) endEvent(res Result) run.Event {
 	usage := l.usage
-	return Event{
-		Type: EventAgentEnd, StopReason: res.StopReason, ErrorMessage: res.ErrorMessage,
+	return run.Event{
+		Type: run.AgentEnd, StopReason: res.StopReason, ErrorMessage: res.ErrorMessage,
 		Usage: &usage, ContextTokens: l.lastUsage.ContextTokens(), ContextWindow: l.cfg.Model.ContextWindow,
 	}
 }
 
 func (l *loop) turns(ctx context.Context) Result {
 	for {
-		l.emit(Event{Type: EventTurnStart})
+		l.emit(run.Event{Type: run.TurnStart})
 		msg, err := l.ask(ctx)
 		if err != nil {
-			l.emit(Event{Type: EventTurnEnd})
+			l.emit(run.Event{Type: run.TurnEnd})
 			if ctx.Err() != nil {
 				return Result{StopReason: llm.StopAborted}
 			}
@@ -119,11 +120,11 @@ func (l *loop) turns(ctx context.Context) Result {
 		calls := msg.ToolCalls()
 		if len(calls) > 0 {
 			if err := l.runTools(ctx, calls); err != nil {
-				l.emit(Event{Type: EventTurnEnd})
+				l.emit(run.Event{Type: run.TurnEnd})
 				return Result{StopReason: llm.StopError, ErrorMessage: err.Error()}
 			}
 		}
-		l.emit(Event{Type: EventTurnEnd})
+		l.emit(run.Event{Type: run.TurnEnd})
 		if ctx.Err() != nil {
 			return Result{StopReason: llm.StopAborted}
 		}
@@ -151,13 +152,13 @@ func (l *loop) ask(ctx context.Context) (*llm.Message, error) {
 		return func(ev llm.StreamEvent) {
 			if !started {
 				started = true
-				l.emit(Event{Type: EventMessageStart, Message: &llm.Message{Role: llm.RoleAssistant}})
+				l.emit(run.Event{Type: run.MessageStart, Message: &llm.Message{Role: llm.RoleAssistant}})
 			}
 			switch ev.Type {
 			case llm.EventTextDelta:
-				l.emit(Event{Type: EventMessageUpdate, DeltaKind: "text", Delta: ev.Delta})
+				l.emit(run.Event{Type: run.MessageUpdate, DeltaKind: "text", Delta: ev.Delta})
 			case llm.EventThinkingDelta:
-				l.emit(Event{Type: EventMessageUpdate, DeltaKind: "thinking", Delta: ev.Delta})
+				l.emit(run.Event{Type: run.MessageUpdate, DeltaKind: "thinking", Delta: ev.Delta})
 			}
 		}
 	}
@@ -168,16 +169,16 @@ func (l *loop) ask(ctx context.Context) (*llm.Message, error) {
 	if err != nil {
 		failed := l.failedMessage(ctx, msg, err)
 		if !started {
-			l.emit(Event{Type: EventMessageStart, Message: &llm.Message{Role: llm.RoleAssistant}})
+			l.emit(run.Event{Type: run.MessageStart, Message: &llm.Message{Role: llm.RoleAssistant}})
 		}
 		if perr := l.record(failed); perr != nil {
 			return nil, perr
 		}
-		l.emit(Event{Type: EventMessageEnd, Message: &failed})
+		l.emit(run.Event{Type: run.MessageEnd, Message: &failed})
 		return nil, err
 	}
 	if !started {
-		l.emit(Event{Type: EventMessageStart, Message: &llm.Message{Role: llm.RoleAssistant}})
+		l.emit(run.Event{Type: run.MessageStart, Message: &llm.Message{Role: llm.RoleAssistant}})
 	}
 	if err := l.record(*msg); err != nil {
 		return nil, err
@@ -187,7 +188,7 @@ func (l *loop) ask(ctx context.Context) (*llm.Message, error) {
 	if text := msg.Text(); text != "" {
 		l.lastText = text
 	}
-	l.emit(Event{Type: EventMessageEnd, Message: msg})
+	l.emit(run.Event{Type: run.MessageEnd, Message: msg})
 	return msg, nil
 }
 
@@ -261,7 +262,7 @@ func (l *loop) errorResult(call llm.Content, text string) llm.Message {
 // name or even a panic become an error result for the model to read and act on.
 func (l *loop) execute(ctx context.Context, call llm.Content) llm.Message {
 	label := labelOf(call)
-	l.emit(Event{Type: EventToolStart, ToolCallID: call.ID, ToolName: call.Name, Args: call.Arguments, Label: label})
+	l.emit(run.Event{Type: run.ToolStart, ToolCallID: call.ID, ToolName: call.Name, Args: call.Arguments, Label: label})
 	start := time.Now()
 	content, details, isErr := l.invoke(ctx, call)
 	dur := time.Since(start)
@@ -274,8 +275,8 @@ func (l *loop) execute(ctx context.Context, call llm.Content) llm.Message {
 			res.Details = raw
 		}
 	}
-	l.emit(Event{
-		Type: EventToolEnd, ToolCallID: call.ID, ToolName: call.Name, Args: call.Arguments, Label: label,
+	l.emit(run.Event{
+		Type: run.ToolEnd, ToolCallID: call.ID, ToolName: call.Name, Args: call.Arguments, Label: label,
 		Output: res.Text(), Result: content, Details: details, IsError: isErr, Duration: dur,
 	})
 	return res
@@ -294,7 +295,7 @@ func (l *loop) invoke(ctx context.Context, call llm.Content) (content []llm.Cont
 	}
 	env := l.env
 	env.Progress = func(partial string) {
-		l.emit(Event{Type: EventToolUpdate, ToolCallID: call.ID, ToolName: call.Name, Output: partial})
+		l.emit(run.Event{Type: run.ToolUpdate, ToolCallID: call.ID, ToolName: call.Name, Output: partial})
 	}
 	defer func() {
 		if p := recover(); p != nil {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mom-agent/mom/internal/llm"
+	"github.com/mom-agent/mom/internal/run"
 )
 
 // RetryPolicy says how often and how patiently a failed model request is retried. Only
@@ -45,7 +46,7 @@ func (l *loop) streamWithRetry(ctx context.Context, req *llm.Request, newHandler
 		msg, err := l.cfg.Provider.Stream(ctx, req, newHandler())
 		if err == nil {
 			if attempt > 1 {
-				l.emit(Event{Type: EventRetryEnd, Attempt: attempt})
+				l.emit(run.Event{Type: run.RetryEnd, Attempt: attempt})
 			}
 			return msg, nil
 		}
@@ -56,8 +57,8 @@ func (l *loop) streamWithRetry(ctx context.Context, req *llm.Request, newHandler
 		if !ok {
 			return msg, fmt.Errorf("%w (the server asks to wait %s before retrying)", err, wait.Round(time.Second))
 		}
-		l.emit(Event{
-			Type: EventRetryStart, Attempt: attempt + 1, MaxAttempts: l.cfg.Retry.MaxRetries + 1,
+		l.emit(run.Event{
+			Type: run.RetryStart, Attempt: attempt + 1, MaxAttempts: l.cfg.Retry.MaxRetries + 1,
 			Delay: wait, ErrorMessage: err.Error(),
 		})
 		t := time.NewTimer(wait)

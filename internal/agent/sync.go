@@ -90,11 +90,11 @@ func (a *Agent) syncLog(req Request, sess *session.Session) (logCursor, error) {
 
 // takeSteered hands the run the messages people sent while it was working, formatted as
 // triggers, and remembers their ids so the next sync does not add them twice.
-func (a *Agent) takeSteered(run *activeRun, req Request, cur *logCursor) []llm.Message {
-	run.mu.Lock()
-	steered := run.steered
-	run.steered = nil
-	run.mu.Unlock()
+func (a *Agent) takeSteered(active *activeRun, req Request, cur *logCursor) []llm.Message {
+	active.mu.Lock()
+	steered := active.steered
+	active.steered = nil
+	active.mu.Unlock()
 	msgs := make([]llm.Message, 0, len(steered))
 	for _, m := range steered {
 		msgs = append(msgs, a.userMessage(req, m, true))

@@ -1,10 +1,6 @@
 package config
 
-import (
-	"github.com/tailscale/hujson"
-
-	"github.com/mom-agent/mom/internal/compact"
-)
+import "github.com/tailscale/hujson"
 
 // Compaction says when a channel's context is summarized to keep it inside the model's
 // context window (the "compaction" section; the README's "Compaction").
@@ -20,9 +16,12 @@ type Compaction struct {
 
 var compactionKeys = []string{"enabled", "reserveTokens", "keepRecentTokens"}
 
-// defaultCompaction is pi's: on, reserve 16,384 tokens, keep the newest 20,000.
+// defaultCompaction is what config.json means without a "compaction" section: pi's settings,
+// on, reserve 16,384 tokens, keep the newest 20,000. Package compact, which applies them, has
+// the same defaults of its own (compact.Defaults); config spells them out so that it imports
+// nothing of mom's, and TestSettingsMatchWhoAppliesThem keeps the two in step.
 func defaultCompaction() Compaction {
-	return Compaction{Enabled: true, ReserveTokens: compact.DefaultReserveTokens, KeepRecentTokens: compact.DefaultKeepRecentTokens}
+	return Compaction{Enabled: true, ReserveTokens: 16384, KeepRecentTokens: 20000}
 }
 
 func (d *decoder) compaction(o *object, c *Compaction) {

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"os"
 	"time"
-
-	"github.com/mom-agent/mom/internal/llm"
 )
 
 // Config is a loaded config.json.
@@ -46,7 +44,7 @@ type Model struct {
 	// in tests). Empty means the provider's own API.
 	BaseURL string
 	// Thinking is how much extended reasoning to ask for.
-	Thinking llm.ThinkingLevel
+	Thinking ThinkingLevel
 	// MaxTokens caps one answer; zero means the model catalog's maximum.
 	MaxTokens int
 	// ContextWindow overrides the catalog's context window (for models it does not know);
@@ -60,6 +58,18 @@ type Model struct {
 	// knows that the file's apiKey and baseUrl belong to someone else.
 	fileProvider string
 }
+
+// ThinkingLevel is how much extended reasoning the model is asked for ("thinking"). Its
+// values are the words of llm.ThinkingLevel, so the app hands it to the model by conversion.
+type ThinkingLevel string
+
+// The thinking levels.
+const (
+	ThinkingOff    ThinkingLevel = "off"
+	ThinkingLow    ThinkingLevel = "low"
+	ThinkingMedium ThinkingLevel = "medium"
+	ThinkingHigh   ThinkingLevel = "high"
+)
 
 // keyFromFile marks an API key that was written in config.json (possibly via ${VAR}).
 const keyFromFile = "apiKey in config"

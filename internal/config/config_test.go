@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/mom-agent/mom/internal/llm"
 )
 
 // env returns a lookup over a fixed map, so tests never read the process environment.
@@ -259,7 +257,7 @@ func TestParseAcceptsCommentsAndTrailingCommas(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Model.ID != "m" || c.Model.Thinking != llm.ThinkingHigh {
+	if c.Model.ID != "m" || c.Model.Thinking != ThinkingHigh {
 		t.Errorf("model = %+v", c.Model)
 	}
 	a, ok := c.Adapter("terminal")
@@ -286,7 +284,7 @@ func TestParseDefaults(t *testing.T) {
 	if c.Path != "x.json" {
 		t.Errorf("Path = %q", c.Path)
 	}
-	if c.Model.Thinking != llm.ThinkingOff {
+	if c.Model.Thinking != ThinkingOff {
 		t.Errorf("thinking = %q", c.Model.Thinking)
 	}
 	if !reflect.DeepEqual(c.Sandbox, Sandbox{}) {
@@ -328,7 +326,7 @@ func TestParseSandboxAndModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Model{Provider: "openai", ID: "qwen3", BaseURL: "http://127.0.0.1:8000/v1", Thinking: llm.ThinkingLow,
+	want := Model{Provider: "openai", ID: "qwen3", BaseURL: "http://127.0.0.1:8000/v1", Thinking: ThinkingLow,
 		MaxTokens: 4096, ContextWindow: 32768, fileProvider: "openai"}
 	if c.Model != want {
 		t.Errorf("model = %+v\nwant   %+v", c.Model, want)

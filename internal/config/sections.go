@@ -8,8 +8,6 @@ import (
 	"time"
 
 	"github.com/tailscale/hujson"
-
-	"github.com/mom-agent/mom/internal/llm"
 )
 
 // The keys of each section, in the order error messages list them.
@@ -22,13 +20,13 @@ var (
 	providers      = []string{ProviderAnthropic, ProviderOpenAI}
 	sandboxTypes   = []string{SandboxHost, SandboxDocker, SandboxBwrap}
 	isolations     = []string{IsolationChannel, IsolationUser, IsolationNone}
-	thinkingLevels = []string{string(llm.ThinkingOff), string(llm.ThinkingLow), string(llm.ThinkingMedium), string(llm.ThinkingHigh)}
+	thinkingLevels = []string{string(ThinkingOff), string(ThinkingLow), string(ThinkingMedium), string(ThinkingHigh)}
 	busyPolicies   = []string{string(BusyReject), string(BusyQueue), string(BusySteer)}
 )
 
 func (d *decoder) config(root *hujson.Value) *Config {
 	c := &Config{
-		Model:      Model{Thinking: llm.ThinkingOff},
+		Model:      Model{Thinking: ThinkingOff},
 		Sandbox:    Sandbox{}, // the type is left open for Choose
 		Retry:      Retry{MaxRetries: DefaultMaxRetries, BaseDelay: DefaultBaseDelay, MaxDelay: DefaultMaxDelay},
 		Compaction: defaultCompaction(),
@@ -88,7 +86,7 @@ func (d *decoder) model(o *object, m *Model) {
 		}
 	}
 	if s, ok := o.enum("thinking", "thinking level", thinkingLevels); ok {
-		m.Thinking = llm.ThinkingLevel(s)
+		m.Thinking = ThinkingLevel(s)
 	}
 	if n, ok := o.int("maxTokens", 0); ok {
 		m.MaxTokens = n

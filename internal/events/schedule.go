@@ -8,7 +8,6 @@ import (
 
 	"github.com/mom-agent/mom/internal/chat"
 	"github.com/mom-agent/mom/internal/confined"
-	"github.com/mom-agent/mom/internal/hub"
 )
 
 // MaxFileSize is the largest event file mom reads. Events are a few lines of JSON; a larger
@@ -118,7 +117,7 @@ func (w *Watcher) fire(e *entry, gen int, due time.Time) {
 	w.log.Info("event due", "file", ev.File, "channel", ev.ChannelID(), "late", now.Sub(due).Round(time.Millisecond))
 	err := w.opts.Hub.Wake(ev.Adapter, ev.Channel, trigger, done)
 	switch {
-	case errors.Is(err, hub.ErrQueueFull):
+	case queueFull(err):
 		// A full queue drops the event as the spec says; the file is handled as if it ran.
 		w.log.Warn("event dropped", "file", ev.File, "channel", ev.ChannelID(), "err", err)
 		done()

@@ -31,9 +31,19 @@ const (
 // events are moved, each with a note saying why.
 const InvalidDir = ".invalid"
 
-// Waker runs an event in a channel; the hub implements it.
+// Waker runs an event in a channel; the hub implements it. An error that has a QueueFull
+// method reporting true (the hub's ErrQueueFull) means the channel has too many events
+// waiting already: the event is dropped. Any other error means it could not run now (mom is
+// shutting down, the adapter is gone), and its file stays for next time.
 type Waker interface {
 	Wake(adapter, channelID string, trigger chat.Message, done func()) error
+}
+
+// queueFull reports whether err from Wake says the channel's queue of events is full. It
+// asks the error what it is, so this package need not import the hub to recognize its error.
+func queueFull(err error) bool {
+	var full interface{ QueueFull() bool }
+	return errors.As(err, &full) && full.QueueFull()
 }
 
 // Options configure a Watcher.

@@ -11,7 +11,6 @@ import (
 
 	"github.com/mom-agent/mom/internal/chat"
 	"github.com/mom-agent/mom/internal/config"
-	fakellm "github.com/mom-agent/mom/internal/fake/llm"
 	"github.com/mom-agent/mom/internal/llm"
 	"github.com/mom-agent/mom/internal/store"
 )
@@ -106,11 +105,11 @@ func (r *hubRig) logIn(t *testing.T, channel string) []string {
 // its id and the config key, is left, and starts nothing, though its messages are logged.
 // Admins may start runs anywhere (where, like any run, the channel's history is read).
 func TestGroupsWhereAnAdminIsAMember(t *testing.T) {
+	t.Parallel()
 	gp := newGroupPlatform(map[string]string{"C1": "G1", "C2": "G2", "C3": "G3"},
 		map[string][]string{"G1": {"boss", "bea"}, "G2": {"eve"}})
 	r := newHubRigWith(t, config.Adapter{Type: "telegram", Admins: []string{"boss"},
 		Groups: config.GroupPolicy{WhereAdmins: true}}, gp, gp.platform)
-	r.llm.Default(fakellm.Text("ok"))
 	r.receive(t, mentionIn("1", "C1", "bea", "hello"))
 	r.idle(t)
 	r.receive(t, mentionIn("2", "C1", "bea", "again"))
@@ -123,11 +122,12 @@ func TestGroupsWhereAnAdminIsAMember(t *testing.T) {
 	r.idle(t)
 	r.hub.Shutdown(context.Background())
 
-	if n := len(r.llm.Requests()); n != 3 {
-		t.Errorf("%d model requests, want 3 (bea twice in the admin's group, boss once)", n)
+	if n := len(r.runner.requests()); n != 3 {
+		t.Errorf("%d runs, want 3 (bea twice in the admin's group, boss once)", n)
 	}
-	for _, req := range r.llm.Requests() {
-		if strings.Contains(string(req.Body), "stranger-command-42") {
+	for _, req := range r.runner.requests() {
+		// A run reads its channel's log: one in C2 would show the model the stranger's message.
+		if req.Trigger.ChannelID == "C2" || strings.Contains(req.Trigger.Text, "stranger-command-42") {
 			t.Error("the stranger's message reached the model")
 		}
 	}
@@ -156,10 +156,10 @@ func TestGroupsWhereAnAdminIsAMember(t *testing.T) {
 // TestGroupsNoneOrListedNeverLeave: a list lets anybody run in the groups or channels it names;
 // elsewhere people other than admins are told once and mom stays, without asking the platform.
 func TestGroupsNoneOrListedNeverLeave(t *testing.T) {
+	t.Parallel()
 	gp := newGroupPlatform(map[string]string{"C1": "G1", "C2": "G2", "C3": "G2"}, nil)
 	r := newHubRigWith(t, config.Adapter{Type: "discord", Admins: []string{"boss"},
 		Groups: config.GroupPolicy{IDs: []string{"G1", "C3"}}}, gp, gp.platform)
-	r.llm.Default(fakellm.Text("ok"))
 	for _, m := range []chat.Message{
 		mentionIn("1", "C1", "bea", "listed group"),
 		mentionIn("2", "C2", "bea", "not listed"),
@@ -171,8 +171,8 @@ func TestGroupsNoneOrListedNeverLeave(t *testing.T) {
 		r.idle(t)
 	}
 	r.hub.Shutdown(context.Background())
-	if n := len(r.llm.Requests()); n != 3 {
-		t.Errorf("%d model requests, want 3 (the listed group, the listed channel, the admin)", n)
+	if n := len(r.runner.requests()); n != 3 {
+		t.Errorf("%d runs, want 3 (the listed group, the listed channel, the admin)", n)
 	}
 	asked, left := gp.state()
 	if len(asked) != 0 || len(left) != 0 {
@@ -187,6 +187,7 @@ func TestGroupsNoneOrListedNeverLeave(t *testing.T) {
 // in a group, that counts as no, but is no reason to leave; and with no admins at all there is
 // nobody to ask about.
 func TestGroupCheckFailureRefusesWithoutLeaving(t *testing.T) {
+	t.Parallel()
 	for name, tc := range map[string]struct {
 		admins []string
 		broken bool
@@ -196,14 +197,15 @@ func TestGroupCheckFailureRefusesWithoutLeaving(t *testing.T) {
 		"no admins":      {admins: nil, asks: 0},
 	} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			gp := newGroupPlatform(map[string]string{"C1": "G1"}, map[string][]string{"G1": {"bea"}})
 			gp.broken = tc.broken
 			r := newHubRigWith(t, config.Adapter{Type: "telegram", Admins: tc.admins,
 				Groups: config.GroupPolicy{WhereAdmins: true}}, gp, gp.platform)
 			r.receive(t, mentionIn("1", "C1", "bea", "hello"))
 			r.hub.Shutdown(context.Background())
-			if n := len(r.llm.Requests()); n != 0 {
-				t.Errorf("%d model requests, want none", n)
+			if n := len(r.runner.requests()); n != 0 {
+				t.Errorf("%d runs, want none", n)
 			}
 			asked, left := gp.state()
 			if asked["G1"] != tc.asks || len(left) != 0 {
@@ -220,8 +222,8 @@ func TestGroupCheckFailureRefusesWithoutLeaving(t *testing.T) {
 // TestGroupDMFollowsTheDMPolicy: a group DM is open to whoever the DM policy allows, even where
 // channels are open to everyone.
 func TestGroupDMFollowsTheDMPolicy(t *testing.T) {
+	t.Parallel()
 	r := newHubRig(t, config.Adapter{Type: "slack", Admins: []string{"boss"}, DM: config.DMPolicy{}, Groups: open})
-	r.llm.Default(fakellm.Text("ok"))
 	for _, m := range []chat.Message{
 		msg("1", "bea", "in our group DM", true, false),
 		msg("2", "bea", "hello?", true, false),
@@ -232,8 +234,8 @@ func TestGroupDMFollowsTheDMPolicy(t *testing.T) {
 		r.idle(t)
 	}
 	r.hub.Shutdown(context.Background())
-	if n := len(r.llm.Requests()); n != 1 {
-		t.Errorf("%d model requests, want 1 (the admin's)", n)
+	if n := len(r.runner.requests()); n != 1 {
+		t.Errorf("%d runs, want 1 (the admin's)", n)
 	}
 	if n, posts := posted(r, "only take direct messages"); n != 1 {
 		t.Errorf("bea was told %d times, want once: %q", n, posts)
@@ -243,6 +245,7 @@ func TestGroupDMFollowsTheDMPolicy(t *testing.T) {
 // TestStopOnlyByTheRequesterOrAnAdmin: someone else's stop is answered with who may stop the
 // run, and the run goes on; the requester and admins stop it.
 func TestStopOnlyByTheRequesterOrAnAdmin(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		stopper string
 		stops   bool
@@ -252,13 +255,12 @@ func TestStopOnlyByTheRequesterOrAnAdmin(t *testing.T) {
 		{"boss", true},
 	} {
 		t.Run(tc.stopper, func(t *testing.T) {
+			t.Parallel()
 			r := newHubRig(t, config.Adapter{Admins: []string{"boss"}, Groups: open})
 			hold := make(chan struct{})
-			r.llm.Enqueue(fakellm.Reply{Text: "finished", Hold: hold})
+			r.runner.holdUntil(hold)
 			r.receive(t, msg("1", "bea", "long job", true, false))
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
-			r.llm.WaitRequests(ctx, 1)
+			r.runner.waitRuns(t, 1)
 			r.receive(t, msg("2", tc.stopper, "stop", true, false))
 			close(hold)
 			r.idle(t)
@@ -282,6 +284,7 @@ func TestStopOnlyByTheRequesterOrAnAdmin(t *testing.T) {
 // TestPresenceIsAskedAgainAfterAWhile: a yes is trusted for presentFor, a no or a failure for
 // absentFor; a failure is no definite answer.
 func TestPresenceIsAskedAgainAfterAWhile(t *testing.T) {
+	t.Parallel()
 	now := time.Unix(1_700_000_000, 0)
 	p := newPresence()
 	p.now = func() time.Time { return now }
@@ -320,6 +323,7 @@ func TestPresenceIsAskedAgainAfterAWhile(t *testing.T) {
 // TestGroupAddedAgainIsLeftAgain: a stranger who adds mom back after it left gets no second
 // notice, and mom leaves again.
 func TestGroupAddedAgainIsLeftAgain(t *testing.T) {
+	t.Parallel()
 	gp := newGroupPlatform(map[string]string{"C2": "G2"}, nil)
 	r := newHubRigWith(t, config.Adapter{Type: "telegram", Admins: []string{"boss"},
 		Groups: config.GroupPolicy{WhereAdmins: true}}, gp, gp.platform)

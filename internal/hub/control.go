@@ -53,7 +53,7 @@ func (h *Hub) stop(mem *member, ch *store.Channel, m chat.Message) {
 	switch {
 	case inLine:
 		h.notice(mem, m, "_Stopped before it started._")
-	case h.agent.Abort(key):
+	case h.runner.Abort(key):
 		h.notice(mem, m, "_Stopping…_")
 	default:
 		h.notice(mem, m, "_Nothing running._")

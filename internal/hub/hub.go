@@ -28,9 +28,9 @@ const maxQueued = 5
 
 // Hub implements chat.Inbox for every adapter.
 type Hub struct {
-	store *store.Store
-	agent *agent.Agent
-	log   *slog.Logger
+	store  *store.Store
+	runner Runner
+	log    *slog.Logger
 
 	// started is when mom started. Messages sent before it are history (a platform's
 	// redelivery or backfill after a restart): they are logged but never run.
@@ -82,8 +82,25 @@ type Options struct {
 // a longer one without a word would look like mom ignored the message.
 const DefaultWaitNotice = 3 * time.Second
 
-// New returns a hub that logs to st and runs ag.
-func New(st *store.Store, ag *agent.Agent, log *slog.Logger, opts Options) *Hub {
+// Runner runs the agent in channels, one run per channel at a time (the spec's MomAgent:
+// handleMessage, abort, isRunning, and steering a run that is going). *agent.Agent is the one
+// mom uses; the hub's tests of queues, slots and access use a stand-in that needs no model.
+// Channels are named by their store key (store.Channel.Key).
+type Runner interface {
+	// HandleMessage answers one trigger and returns when the run is over, after its
+	// agent_end has reached req.Sink.
+	HandleMessage(ctx context.Context, req agent.Request) agent.Result
+	// Abort stops the channel's run and reports whether there was one.
+	Abort(key string) bool
+	// IsRunning reports whether the channel has a run.
+	IsRunning(key string) bool
+	// Steer hands m to the channel's run at its next step; false when no run is there to
+	// take it.
+	Steer(key string, m chat.Message) bool
+}
+
+// New returns a hub that logs to st and runs triggers with r.
+func New(st *store.Store, r Runner, log *slog.Logger, opts Options) *Hub {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -95,7 +112,7 @@ func New(st *store.Store, ag *agent.Agent, log *slog.Logger, opts Options) *Hub 
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Hub{
-		store: st, agent: ag, log: log, ctx: ctx, cancel: cancel, started: time.Now(),
+		store: st, runner: r, log: log, ctx: ctx, cancel: cancel, started: time.Now(),
 		slots: newSlots(opts.MaxConcurrentRuns), waitNotice: opts.WaitNotice,
 		adapters: make(map[string]*member),
 		queues:   make(map[string]*queue),
@@ -183,7 +200,7 @@ func (h *Hub) Shutdown(ctx context.Context) error {
 	h.closed = true
 	for key, q := range h.queues {
 		q.jobs = nil
-		h.agent.Abort(key)
+		h.runner.Abort(key)
 	}
 	h.mu.Unlock()
 	h.cancel()

@@ -16,6 +16,7 @@ import (
 	fakellm "github.com/mom-agent/mom/internal/fake/llm"
 	"github.com/mom-agent/mom/internal/llm"
 	"github.com/mom-agent/mom/internal/llm/anthropic"
+	"github.com/mom-agent/mom/internal/run"
 	"github.com/mom-agent/mom/internal/sandbox"
 	"github.com/mom-agent/mom/internal/store"
 	"github.com/mom-agent/mom/internal/tools"
@@ -25,7 +26,7 @@ import (
 type platform struct {
 	mu    sync.Mutex
 	posts []string
-	ends  []agent.Event
+	ends  []run.Event
 }
 
 func (p *platform) Name() string                                         { return "plat" }
@@ -45,18 +46,20 @@ func (p *platform) Post(_ context.Context, channelID string, out chat.Outgoing) 
 	return "p1", nil
 }
 
-func (p *platform) Reply(context.Context, string, chat.Message) Reply { return &platformReply{p: p} }
+func (p *platform) Reply(context.Context, string, chat.Message) run.Reply {
+	return &platformReply{p: p}
+}
 
-func (p *platform) snapshot() ([]string, []agent.Event) {
+func (p *platform) snapshot() ([]string, []run.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return append([]string(nil), p.posts...), append([]agent.Event(nil), p.ends...)
+	return append([]string(nil), p.posts...), append([]run.Event(nil), p.ends...)
 }
 
 type platformReply struct{ p *platform }
 
-func (r *platformReply) Event(ev agent.Event) {
-	if ev.Type == agent.EventAgentEnd {
+func (r *platformReply) Event(ev run.Event) {
+	if ev.Type == run.AgentEnd {
 		r.p.mu.Lock()
 		r.p.ends = append(r.p.ends, ev)
 		r.p.mu.Unlock()
@@ -68,11 +71,15 @@ func (r *platformReply) Close(context.Context) error             { return nil }
 type hubRig struct {
 	hub   *Hub
 	plat  *platform
-	llm   *fakellm.Server
 	store *store.Store
 	logs  *syncBuffer // the hub's log, as text
+	// runner is the agent's stand-in; llm is the fake model of the real agent in the rigs of
+	// newAgentHubRig. A rig has one of them.
+	runner *stubRunner
+	llm    *fakellm.Server
 }
 
+// newHubRig registers a platform with the hub, whose runs are the stub runner's.
 func newHubRig(t *testing.T, cfg config.Adapter) *hubRig {
 	t.Helper()
 	plat := &platform{}
@@ -94,15 +101,22 @@ func newHubRigLimited(t *testing.T, cfg config.Adapter, opts Options) *hubRig {
 }
 
 // newHubRigFull registers a, a platform that records its posts in plat, with a hub that has
-// the limits opts.
+// the limits opts and whose runs are the stub runner's.
 func newHubRigFull(t *testing.T, cfg config.Adapter, a chat.Adapter, plat *platform, opts Options) *hubRig {
+	t.Helper()
+	stub := newStubRunner(t)
+	r := startHub(t, openStore(t), stub, cfg, a, plat, opts)
+	r.runner = stub
+	return r
+}
+
+// newAgentHubRig is newHubRig with the real agent answering from a fake model, for tests of
+// what the agent does with what the hub hands it.
+func newAgentHubRig(t *testing.T, cfg config.Adapter) *hubRig {
 	t.Helper()
 	srv := fakellm.New(fakellm.WithAPIKey("k"))
 	t.Cleanup(srv.Close)
-	st, err := store.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := openStore(t)
 	exec, err := sandbox.NewHost(st.Workspace())
 	if err != nil {
 		t.Fatal(err)
@@ -111,8 +125,27 @@ func newHubRigFull(t *testing.T, cfg config.Adapter, a chat.Adapter, plat *platf
 		Provider: anthropic.New(anthropic.Options{APIKey: "k", BaseURL: srv.URL()}),
 		Model:    llm.Lookup("anthropic", "claude-sonnet-4-5"), Exec: exec, Tools: tools.Builtin(),
 	})
+	plat := &platform{}
+	r := startHub(t, st, ag, cfg, plat, plat, Options{})
+	r.llm = srv
+	return r
+}
+
+func openStore(t *testing.T) *store.Store {
+	t.Helper()
+	st, err := store.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// startHub starts a hub on st that runs triggers with runner and registers a as "plat".
+func startHub(t *testing.T, st *store.Store, runner Runner, cfg config.Adapter, a chat.Adapter, plat *platform,
+	opts Options) *hubRig {
+	t.Helper()
 	logs := &syncBuffer{}
-	h := New(st, ag, slog.New(slog.NewTextHandler(logs, nil)), opts)
+	h := New(st, runner, slog.New(slog.NewTextHandler(logs, nil)), opts)
 	cfg.Name = "plat"
 	if cfg.Type == "" {
 		cfg.Type = "test"
@@ -124,7 +157,7 @@ func newHubRigFull(t *testing.T, cfg config.Adapter, a chat.Adapter, plat *platf
 		h.Shutdown(context.Background())
 		st.Close()
 	})
-	return &hubRig{hub: h, plat: plat, llm: srv, store: st, logs: logs}
+	return &hubRig{hub: h, plat: plat, store: st, logs: logs}
 }
 
 // syncBuffer is a bytes.Buffer safe for concurrent writes and reads.
@@ -183,7 +216,8 @@ func (r *hubRig) logTexts(t *testing.T) []string {
 var open = config.GroupPolicy{Everyone: true}
 
 func TestOnlyMentionsAndDMsTrigger(t *testing.T) {
-	r := newHubRig(t, config.Adapter{DM: config.DMPolicy{Everyone: true}, Groups: open})
+	t.Parallel()
+	r := newAgentHubRig(t, config.Adapter{DM: config.DMPolicy{Everyone: true}, Groups: open})
 	r.receive(t, msg("1", "bea", "just chatting", false, false))
 	bot := msg("2", "ci", "build failed", true, false)
 	bot.Sender.IsBot = true
@@ -200,7 +234,8 @@ func TestOnlyMentionsAndDMsTrigger(t *testing.T) {
 }
 
 func TestMessagesFromBeforeStartupAreOnlyLogged(t *testing.T) {
-	r := newHubRig(t, config.Adapter{DM: config.DMPolicy{Everyone: true}, Groups: open})
+	t.Parallel()
+	r := newAgentHubRig(t, config.Adapter{DM: config.DMPolicy{Everyone: true}, Groups: open})
 	old := msg("1", "bea", "mom, are you there?", true, false)
 	old.TS = time.Now().Add(-time.Hour) // redelivered after a restart
 	r.receive(t, old)
@@ -216,8 +251,8 @@ func TestMessagesFromBeforeStartupAreOnlyLogged(t *testing.T) {
 }
 
 func TestDMPolicy(t *testing.T) {
+	t.Parallel()
 	r := newHubRig(t, config.Adapter{DM: config.DMPolicy{Users: []string{"bea"}}, Admins: []string{"boss"}, Groups: open})
-	r.llm.Default(fakellm.Text("ok"))
 	r.receive(t, msg("1", "eve", "let me in", true, true))
 	r.receive(t, msg("2", "eve", "please", true, true))
 	r.receive(t, msg("3", "bea", "hi", true, true))
@@ -226,8 +261,8 @@ func TestDMPolicy(t *testing.T) {
 	r.idle(t)
 	r.receive(t, msg("5", "eve", "in a channel", true, false)) // channel mentions are open to all here
 	r.idle(t)
-	if n := len(r.llm.Requests()); n != 3 {
-		t.Errorf("%d model requests, want 3 (bea, boss, and eve's channel mention)", n)
+	if n := len(r.runner.requests()); n != 3 {
+		t.Errorf("%d runs, want 3 (bea, boss, and eve's channel mention)", n)
 	}
 	r.hub.Shutdown(context.Background()) // wait for the notices
 	posts, _ := r.plat.snapshot()
@@ -243,6 +278,7 @@ func TestDMPolicy(t *testing.T) {
 }
 
 func TestReceiveAfterShutdownIsRefused(t *testing.T) {
+	t.Parallel()
 	r := newHubRig(t, config.Adapter{})
 	r.hub.Shutdown(context.Background())
 	err := r.hub.Receive(context.Background(), "plat", msg("1", "bea", "hi", true, false))
@@ -255,7 +291,8 @@ func TestReceiveAfterShutdownIsRefused(t *testing.T) {
 }
 
 func TestShutdownAbortsRuns(t *testing.T) {
-	r := newHubRig(t, config.Adapter{Groups: open})
+	t.Parallel()
+	r := newAgentHubRig(t, config.Adapter{Groups: open})
 	hold := make(chan struct{})
 	defer close(hold)
 	r.llm.Enqueue(fakellm.Reply{Text: "working", Hold: hold})
@@ -273,6 +310,7 @@ func TestShutdownAbortsRuns(t *testing.T) {
 }
 
 func TestIsStop(t *testing.T) {
+	t.Parallel()
 	for text, want := range map[string]bool{
 		"stop": true, " Stop ": true, "STOP!": true, "stop.": true, "/stop": true,
 		"stop it": false, "don't stop": false, "": false,
@@ -284,7 +322,8 @@ func TestIsStop(t *testing.T) {
 }
 
 func TestWakeQueuesEventsUpToTheCap(t *testing.T) {
-	r := newHubRig(t, config.Adapter{Groups: open})
+	t.Parallel()
+	r := newAgentHubRig(t, config.Adapter{Groups: open})
 	hold := make(chan struct{})
 	r.llm.Enqueue(fakellm.Reply{Text: "busy", Hold: hold})
 	r.llm.Default(fakellm.Text("event handled"))
@@ -326,6 +365,7 @@ func TestWakeQueuesEventsUpToTheCap(t *testing.T) {
 // TestMessagesSentAgainAfterARestartAreLoggedOnce: a platform resends what a previous mom
 // logged but did not confirm; the log is what recognizes it.
 func TestMessagesSentAgainAfterARestartAreLoggedOnce(t *testing.T) {
+	t.Parallel()
 	r := newHubRig(t, config.Adapter{})
 	before := time.Now().Add(-time.Minute)
 	first := msg("100", "bea", "logged by the mom that died", false, false)

@@ -53,7 +53,7 @@ func (h *Hub) trigger(mem *member, ch *store.Channel, j job) {
 	// Busy means a run is in progress, waits for a free slot, or another trigger waits. A run
 	// that has ended but is still finishing its reply, or one about to start, takes j next
 	// without a fuss.
-	if !exists || (len(q.jobs) <= 1 && !q.waitsForSlot() && !h.agent.IsRunning(key)) {
+	if !exists || (len(q.jobs) <= 1 && !q.waitsForSlot() && !h.runner.IsRunning(key)) {
 		h.enqueueLocked(key, j)
 		h.mu.Unlock()
 		return
@@ -76,7 +76,7 @@ func (h *Hub) trigger(mem *member, ch *store.Channel, j job) {
 		h.notice(mem, j.msg, "_Queued: I'll get to this when I'm done._")
 	case config.BusySteer:
 		h.mu.Unlock()
-		if h.agent.Steer(key, j.msg) {
+		if h.runner.Steer(key, j.msg) {
 			h.notice(mem, j.msg, "_Noted: I'll take this into account at my next step._")
 			return
 		}
@@ -195,7 +195,7 @@ func (h *Hub) run(j job, slot *ticket) {
 	}
 	start := time.Now()
 	reply := j.mem.replier.Reply(h.ctx, j.msg.ChannelID, j.msg)
-	res := h.agent.HandleMessage(h.ctx, agent.Request{
+	res := h.runner.HandleMessage(h.ctx, agent.Request{
 		Channel: j.ch, Trigger: j.msg, LogEnd: j.logEnd, Context: h.channelContext(j.mem, j.msg),
 		Sink: reply.Event, Upload: reply.Upload,
 	})

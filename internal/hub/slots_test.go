@@ -10,34 +10,33 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mom-agent/mom/internal/agent"
 	"github.com/mom-agent/mom/internal/chat"
 	"github.com/mom-agent/mom/internal/config"
-	fakellm "github.com/mom-agent/mom/internal/fake/llm"
 )
 
-// gatedModel makes the fake model hold every answer until the test releases it, and counts
-// the requests in flight. A request counts from its arrival until the test releases it, and
-// is released before its answer can end: a run holds its slot until its answer has ended, so
-// a run over the limit would arrive while the count is at the limit, and peak shows it.
-type gatedModel struct {
+// gatedRuns holds every run until the test releases it, and counts the runs in flight. A run
+// counts from its start until the test releases it, and is released before it can end: a run
+// holds its slot until it has ended, so a run over the limit would start while the count is
+// at the limit, and peak shows it.
+type gatedRuns struct {
 	mu       sync.Mutex
-	holds    map[string]chan struct{} // job label → its held answer
+	holds    map[string]chan struct{} // job label → its held run
 	order    []string                 // job labels in order of arrival
 	seen     int                      // how many of order waitArrived has checked
 	inFlight int
 	peak     int
 }
 
-// jobLabel finds the label of the job a request is for: the last "job-…" of its last user
-// message (earlier ones are the channel's history).
+// jobLabel finds the label of the job a trigger asks for: its last "job-…".
 var jobLabel = regexp.MustCompile(`job-[A-Za-z0-9]+`)
 
-func gate(t *testing.T, r *hubRig) *gatedModel {
-	g := &gatedModel{holds: map[string]chan struct{}{}}
-	r.llm.Handle(func(req *fakellm.Request) (fakellm.Reply, bool) {
-		labels := jobLabel.FindAllString(req.LastUserText(), -1)
+func gate(t *testing.T, r *hubRig) *gatedRuns {
+	g := &gatedRuns{holds: map[string]chan struct{}{}}
+	r.runner.holdWith(func(req agent.Request) <-chan struct{} {
+		labels := jobLabel.FindAllString(req.Trigger.Text, -1)
 		if len(labels) == 0 {
-			return fakellm.Reply{}, false
+			return nil
 		}
 		label := labels[len(labels)-1]
 		hold := make(chan struct{})
@@ -47,17 +46,17 @@ func gate(t *testing.T, r *hubRig) *gatedModel {
 		g.inFlight++
 		g.peak = max(g.peak, g.inFlight)
 		g.mu.Unlock()
-		return fakellm.Reply{Text: "done " + label, Hold: hold}, true
+		return hold
 	})
 	t.Cleanup(func() { g.releaseAll() })
 	return g
 }
 
-// waitArrived waits until the next requests the test has not seen yet arrive, and fails unless
-// they are the ones for labels (in any order).
-func (g *gatedModel) waitArrived(t *testing.T, labels ...string) {
+// waitArrived waits until the next runs the test has not seen yet start, and fails unless they
+// are the ones for labels (in any order).
+func (g *gatedRuns) waitArrived(t *testing.T, labels ...string) {
 	t.Helper()
-	poll(t, fmt.Sprintf("requests for %v", labels), func() bool {
+	poll(t, fmt.Sprintf("runs for %v", labels), func() bool {
 		g.mu.Lock()
 		defer g.mu.Unlock()
 		return len(g.order) >= g.seen+len(labels)
@@ -66,13 +65,13 @@ func (g *gatedModel) waitArrived(t *testing.T, labels ...string) {
 	defer g.mu.Unlock()
 	got := g.order[g.seen : g.seen+len(labels)]
 	if !sameSet(got, labels) {
-		t.Fatalf("the model was asked for %v, want %v next (all so far: %v)", got, labels, g.order)
+		t.Fatalf("runs started for %v, want %v next (all so far: %v)", got, labels, g.order)
 	}
 	g.seen += len(labels)
 }
 
-// release lets label's answer end.
-func (g *gatedModel) release(label string) {
+// release lets label's run end.
+func (g *gatedRuns) release(label string) {
 	g.mu.Lock()
 	hold, ok := g.holds[label]
 	if ok {
@@ -85,7 +84,7 @@ func (g *gatedModel) release(label string) {
 	}
 }
 
-func (g *gatedModel) releaseAll() {
+func (g *gatedRuns) releaseAll() {
 	g.mu.Lock()
 	var labels []string
 	for l := range g.holds {
@@ -97,7 +96,7 @@ func (g *gatedModel) releaseAll() {
 	}
 }
 
-func (g *gatedModel) arrivals() (order []string, peak int) {
+func (g *gatedRuns) arrivals() (order []string, peak int) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return slices.Clone(g.order), g.peak
@@ -171,7 +170,7 @@ func TestRunsTakeTurnsAcrossChannels(t *testing.T) {
 		t.Errorf("runs went in the order %v, want %v", order, want)
 	}
 	if peak != 1 {
-		t.Errorf("%d requests were in flight at once with one slot", peak)
+		t.Errorf("%d runs were in flight at once with one slot", peak)
 	}
 	logs := r.logs.String()
 	if n := strings.Count(logs, "run finished"); n != 5 {
@@ -210,7 +209,7 @@ func TestEventsLeaveSlotsForPeople(t *testing.T) {
 
 	order, peak := g.arrivals()
 	if peak > 2 {
-		t.Errorf("%d requests in flight at once; the limit is 2", peak)
+		t.Errorf("%d runs in flight at once; the limit is 2", peak)
 	}
 	if want := []string{"job-E0", "job-P1", "job-P2", "job-E1", "job-E2", "job-E3", "job-E4", "job-E5"}; !slices.Equal(order, want) {
 		t.Errorf("runs went in the order %v, want %v", order, want)
@@ -222,11 +221,11 @@ func TestEventsLeaveSlotsForPeople(t *testing.T) {
 	}
 }
 
-// drain lets every held answer end as it arrives until total requests have arrived, then waits
+// drain lets every held run end as it starts until total runs have started, then waits
 // for the hub to be idle.
-func (g *gatedModel) drain(t *testing.T, r *hubRig, total int) {
+func (g *gatedRuns) drain(t *testing.T, r *hubRig, total int) {
 	t.Helper()
-	poll(t, fmt.Sprintf("%d requests", total), func() bool {
+	poll(t, fmt.Sprintf("%d runs", total), func() bool {
 		g.releaseAll()
 		g.mu.Lock()
 		defer g.mu.Unlock()
@@ -308,7 +307,7 @@ func TestShutdownDropsRunsWaitingForASlot(t *testing.T) {
 		t.Fatal(err)
 	}
 	if order, _ := g.arrivals(); !slices.Equal(order, []string{"job-A1"}) {
-		t.Errorf("the model was asked for %v; only the running job should have been", order)
+		t.Errorf("runs started for %v; only the running job should have", order)
 	}
 	mu.Lock()
 	defer mu.Unlock()

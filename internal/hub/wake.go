@@ -1,16 +1,21 @@
 package hub
 
-import (
-	"errors"
-
-	"github.com/mom-agent/mom/internal/chat"
-)
+import "github.com/mom-agent/mom/internal/chat"
 
 // maxQueuedEvents is how many event runs may wait behind a channel's run; more are dropped.
 const maxQueuedEvents = 5
 
 // ErrQueueFull is returned by Wake when a channel already has maxQueuedEvents events waiting.
-var ErrQueueFull = errors.New("too many events are waiting in this channel")
+// The events watcher recognizes it by its QueueFull method, without importing the hub.
+var ErrQueueFull error = queueFullError{}
+
+// queueFullError is ErrQueueFull.
+type queueFullError struct{}
+
+func (queueFullError) Error() string { return "too many events are waiting in this channel" }
+
+// QueueFull reports that the event was refused because its channel's queue is full.
+func (queueFullError) QueueFull() bool { return true }
 
 // Wake runs a scheduled or external event in a channel (the spec's enqueueEvent). Unlike a
 // person's message it always queues behind the channel's current run, never "already

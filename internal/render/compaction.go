@@ -1,10 +1,12 @@
 package render
 
-import "github.com/mom-agent/mom/internal/agent"
+import (
+	"github.com/mom-agent/mom/internal/run"
+)
 
 // CompactionLine says in one line what a compaction_end event reports: how far the context
 // shrank, or why compacting failed. It is "" when there is nothing to say.
-func CompactionLine(ev agent.Event) string {
+func CompactionLine(ev run.Event) string {
 	switch c := ev.Compaction; {
 	case ev.ErrorMessage != "":
 		return "✗ Compacting failed: " + oneLine(ev.ErrorMessage, 200)

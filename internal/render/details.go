@@ -8,15 +8,15 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mom-agent/mom/internal/agent"
 	"github.com/mom-agent/mom/internal/llm"
+	"github.com/mom-agent/mom/internal/run"
 )
 
 // The markdown a Progress writes: tool details, the final text and its notes.
 
 // finalText is what replaces the status message when the run ends, and, when the run went
 // wrong, the detail for the thread.
-func finalText(answer string, usedTool bool, end agent.Event) (md, problem string) {
+func finalText(answer string, usedTool bool, end run.Event) (md, problem string) {
 	switch end.StopReason {
 	case llm.StopError:
 		msg := strings.TrimSpace(end.ErrorMessage)
@@ -41,7 +41,7 @@ func finalText(answer string, usedTool bool, end agent.Event) (md, problem strin
 
 // toolDetail describes a finished tool call for the thread: ✓ or ✗, name, label and
 // duration, the arguments, and the result, cut to fit one message.
-func toolDetail(ev agent.Event, maxText int) string {
+func toolDetail(ev run.Event, maxText int) string {
 	mark := "✓"
 	if ev.IsError {
 		mark = "✗"

@@ -8,9 +8,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mom-agent/mom/internal/agent"
-	"github.com/mom-agent/mom/internal/config"
 	"github.com/mom-agent/mom/internal/llm"
+	"github.com/mom-agent/mom/internal/run"
 )
 
 // Surface is the conversation a Progress draws on: one channel, or one thread of it. Texts are
@@ -40,7 +39,7 @@ type Style struct {
 	// are merged, so a chatty run stays inside the platform's rate limits.
 	EditEvery time.Duration
 	// Verbosity says how much of the run people see.
-	Verbosity config.Verbosity
+	Verbosity Verbosity
 }
 
 // Options place one run's reply.
@@ -79,7 +78,7 @@ type Progress struct {
 	answer   string   // the text of the last finished model message
 	pending  []string // thread posts waiting, markdown
 	dirty    bool     // the status message needs an edit
-	end      *agent.Event
+	end      *run.Event
 	usedTool bool
 }
 
@@ -95,7 +94,7 @@ func NewProgress(ctx context.Context, s Surface, style Style, opts Options) *Pro
 		style.MaxText = 4000
 	}
 	if style.Verbosity == "" {
-		style.Verbosity = config.Normal
+		style.Verbosity = Normal
 	}
 	if opts.Status == "" {
 		opts.Status = "_Thinking…_"
@@ -111,8 +110,8 @@ func NewProgress(ctx context.Context, s Surface, style Style, opts Options) *Pro
 	return p
 }
 
-// Event takes the run's next event (agent.Sink). It never blocks on the platform.
-func (p *Progress) Event(ev agent.Event) {
+// Event takes the run's next event (run.Sink). It never blocks on the platform.
+func (p *Progress) Event(ev run.Event) {
 	p.mu.Lock()
 	p.apply(ev)
 	p.mu.Unlock()
@@ -123,7 +122,7 @@ func (p *Progress) Event(ev agent.Event) {
 func (p *Progress) Close(ctx context.Context) error {
 	p.mu.Lock()
 	if p.end == nil { // a run always ends with agent_end; this is a safety net
-		p.end = &agent.Event{Type: agent.EventAgentEnd, StopReason: llm.StopEnd}
+		p.end = &run.Event{Type: run.AgentEnd, StopReason: llm.StopEnd}
 	}
 	p.mu.Unlock()
 	p.nudge()
@@ -145,29 +144,29 @@ func (p *Progress) nudge() {
 }
 
 // apply updates the state for one event. p.mu is held.
-func (p *Progress) apply(ev agent.Event) {
+func (p *Progress) apply(ev run.Event) {
 	v := p.style.Verbosity
 	switch ev.Type {
-	case agent.EventMessageStart:
+	case run.MessageStart:
 		p.live = ""
-	case agent.EventMessageUpdate:
+	case run.MessageUpdate:
 		if ev.DeltaKind == "text" {
 			p.live += ev.Delta
 			p.dirty = true
 		}
-	case agent.EventMessageEnd:
+	case run.MessageEnd:
 		m := ev.Message
 		if m == nil || m.Role != llm.RoleAssistant {
 			return
 		}
 		p.live = ""
 		text := strings.TrimSpace(m.Text())
-		if v == config.Verbose {
+		if v == Verbose {
 			if th := thinkingOf(m); th != "" {
 				p.detail(quote("_Thinking:_\n" + th))
 			}
 		}
-		if len(m.ToolCalls()) > 0 && text != "" && v != config.Quiet {
+		if len(m.ToolCalls()) > 0 && text != "" && v != Quiet {
 			// Words before a tool call ("let me check the logs") are progress, not the answer.
 			p.addLine(text)
 		}
@@ -175,29 +174,29 @@ func (p *Progress) apply(ev agent.Event) {
 			p.answer = text
 		}
 		p.dirty = true
-	case agent.EventToolStart:
+	case run.ToolStart:
 		p.usedTool = true
-		if v != config.Quiet {
+		if v != Quiet {
 			p.addLine("_→ " + oneLine(ev.Label, 200) + "_")
 		}
-	case agent.EventToolEnd:
-		if ev.IsError && v != config.Quiet {
+	case run.ToolEnd:
+		if ev.IsError && v != Quiet {
 			p.addLine("_✗ " + oneLine(ev.Output, 200) + "_")
 		}
-		if v != config.Quiet {
+		if v != Quiet {
 			p.detail(toolDetail(ev, p.style.MaxText))
 		}
-	case agent.EventRetryStart:
-		if v != config.Quiet {
+	case run.RetryStart:
+		if v != Quiet {
 			p.addLine("_Retrying (" + strconv.Itoa(ev.Attempt) + "/" + strconv.Itoa(ev.MaxAttempts) + ")…_")
 		}
-	case agent.EventCompactionStart:
+	case run.CompactionStart:
 		p.addLine("_Compacting context…_")
-	case agent.EventCompactionEnd:
+	case run.CompactionEnd:
 		if line := CompactionLine(ev); line != "" {
 			p.addLine("_" + line + "_")
 		}
-	case agent.EventAgentEnd:
+	case run.AgentEnd:
 		e := ev
 		p.end = &e
 	}
@@ -227,7 +226,7 @@ func (p *Progress) detailsShown() bool {
 	if !p.style.Threads {
 		return false
 	}
-	return p.opts.ThreadOf == "" || p.style.Verbosity == config.Verbose
+	return p.opts.ThreadOf == "" || p.style.Verbosity == Verbose
 }
 
 // statusText is the status message as it stands, markdown.

@@ -9,9 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mom-agent/mom/internal/agent"
-	"github.com/mom-agent/mom/internal/config"
 	"github.com/mom-agent/mom/internal/llm"
+	"github.com/mom-agent/mom/internal/run"
 )
 
 // board is a platform conversation in memory: what a person would see.
@@ -76,12 +75,12 @@ func (b *board) visible(thread string) []string {
 	return out
 }
 
-func style(v config.Verbosity) Style {
+func style(v Verbosity) Style {
 	return Style{MaxText: 500, Edit: true, Delete: true, Threads: true, Verbosity: v}
 }
 
 // play feeds a run's events to a new Progress and closes it.
-func play(t *testing.T, b *board, st Style, opts Options, events ...agent.Event) {
+func play(t *testing.T, b *board, st Style, opts Options, events ...run.Event) {
 	t.Helper()
 	p := NewProgress(context.Background(), b, st, opts)
 	for _, ev := range events {
@@ -94,7 +93,7 @@ func play(t *testing.T, b *board, st Style, opts Options, events ...agent.Event)
 	}
 }
 
-func assistant(text string, calls ...llm.Content) agent.Event {
+func assistant(text string, calls ...llm.Content) run.Event {
 	m := &llm.Message{Role: llm.RoleAssistant, StopReason: llm.StopEnd}
 	if text != "" {
 		m.Content = append(m.Content, llm.Content{Type: llm.TypeText, Text: text})
@@ -103,28 +102,28 @@ func assistant(text string, calls ...llm.Content) agent.Event {
 		m.Content = append(m.Content, calls...)
 		m.StopReason = llm.StopToolUse
 	}
-	return agent.Event{Type: agent.EventMessageEnd, Message: m}
+	return run.Event{Type: run.MessageEnd, Message: m}
 }
 
-func toolRun(name, label, args, output string, failed bool) []agent.Event {
-	return []agent.Event{
-		{Type: agent.EventToolStart, ToolName: name, Label: label, Args: json.RawMessage(args)},
-		{Type: agent.EventToolEnd, ToolName: name, Label: label, Args: json.RawMessage(args), Output: output,
+func toolRun(name, label, args, output string, failed bool) []run.Event {
+	return []run.Event{
+		{Type: run.ToolStart, ToolName: name, Label: label, Args: json.RawMessage(args)},
+		{Type: run.ToolEnd, ToolName: name, Label: label, Args: json.RawMessage(args), Output: output,
 			IsError: failed, Duration: 1200 * time.Millisecond},
 	}
 }
 
-func end(reason llm.StopReason, errMsg string) agent.Event {
-	return agent.Event{Type: agent.EventAgentEnd, StopReason: reason, ErrorMessage: errMsg,
+func end(reason llm.StopReason, errMsg string) run.Event {
+	return run.Event{Type: run.AgentEnd, StopReason: reason, ErrorMessage: errMsg,
 		Usage: &llm.Usage{Input: 3100, Output: 120, Cost: llm.Cost{Total: 0.0123}}, ContextTokens: 5200, ContextWindow: 200000}
 }
 
 func TestProgressAnswerReplacesStatusAndDetailsGoToTheThread(t *testing.T) {
 	b := newBoard()
-	events := []agent.Event{{Type: agent.EventAgentStart}, assistant("Let me look.", llm.Content{Type: llm.TypeToolCall, ID: "t1", Name: "bash"})}
+	events := []run.Event{{Type: run.AgentStart}, assistant("Let me look.", llm.Content{Type: llm.TypeToolCall, ID: "t1", Name: "bash"})}
 	events = append(events, toolRun("bash", "List files", `{"label":"List files","command":"ls -la"}`, "a.txt\nb.txt", false)...)
 	events = append(events, assistant("There are **two** files."), end(llm.StopEnd, ""))
-	play(t, b, style(config.Normal), Options{}, events...)
+	play(t, b, style(Normal), Options{}, events...)
 
 	top := b.visible("")
 	if len(top) != 1 || top[0] != "There are **two** files." {
@@ -146,9 +145,9 @@ func TestProgressAnswerReplacesStatusAndDetailsGoToTheThread(t *testing.T) {
 
 func TestProgressShowsStepsWhileRunning(t *testing.T) {
 	b := newBoard()
-	p := NewProgress(context.Background(), b, style(config.Normal), Options{})
-	p.Event(agent.Event{Type: agent.EventAgentStart})
-	p.Event(agent.Event{Type: agent.EventToolStart, ToolName: "bash", Label: "Check the disk"})
+	p := NewProgress(context.Background(), b, style(Normal), Options{})
+	p.Event(run.Event{Type: run.AgentStart})
+	p.Event(run.Event{Type: run.ToolStart, ToolName: "bash", Label: "Check the disk"})
 	waitFor(t, "the step in the status message", func() bool {
 		top := b.visible("")
 		return len(top) == 1 && strings.Contains(top[0], "_Thinking…_\n_→ Check the disk_")
@@ -161,7 +160,7 @@ func TestProgressSilentRemovesEverything(t *testing.T) {
 	b := newBoard()
 	events := toolRun("bash", "Check", `{"command":"true"}`, "", false)
 	events = append(events, assistant("[SILENT]"), end(llm.StopEnd, ""))
-	play(t, b, style(config.Normal), Options{}, events...)
+	play(t, b, style(Normal), Options{}, events...)
 	if top, thread := b.visible(""), b.visible("1"); len(top)+len(thread) != 0 {
 		t.Errorf("after [SILENT]: top %q, thread %q; want nothing", top, thread)
 	}
@@ -170,7 +169,7 @@ func TestProgressSilentRemovesEverything(t *testing.T) {
 func TestProgressErrorIsBriefWithDetailInThread(t *testing.T) {
 	b := newBoard()
 	long := "anthropic: 529 overloaded_error: Overloaded\nrequest id req_123"
-	play(t, b, style(config.Quiet), Options{}, end(llm.StopError, long))
+	play(t, b, style(Quiet), Options{}, end(llm.StopError, long))
 	top := b.visible("")
 	if len(top) != 1 || !strings.Contains(top[0], "Sorry, something went wrong: anthropic: 529 overloaded_error: Overloaded") ||
 		strings.Contains(top[0], "req_123") {
@@ -186,7 +185,7 @@ func TestProgressQuietShowsOnlyTheAnswer(t *testing.T) {
 	b := newBoard()
 	events := toolRun("bash", "Check", `{"command":"true"}`, "ok", false)
 	events = append(events, assistant("All good."), end(llm.StopEnd, ""))
-	play(t, b, style(config.Quiet), Options{}, events...)
+	play(t, b, style(Quiet), Options{}, events...)
 	if top := b.visible(""); len(top) != 1 || top[0] != "All good." {
 		t.Errorf("top = %q", top)
 	}
@@ -199,7 +198,7 @@ func TestProgressVerboseShowsThinking(t *testing.T) {
 	b := newBoard()
 	m := &llm.Message{Role: llm.RoleAssistant, StopReason: llm.StopEnd, Content: []llm.Content{
 		{Type: llm.TypeThinking, Thinking: "the user wants a number"}, {Type: llm.TypeText, Text: "42"}}}
-	play(t, b, style(config.Verbose), Options{}, agent.Event{Type: agent.EventMessageEnd, Message: m}, end(llm.StopEnd, ""))
+	play(t, b, style(Verbose), Options{}, run.Event{Type: run.MessageEnd, Message: m}, end(llm.StopEnd, ""))
 	thread := b.visible("1")
 	if len(thread) == 0 || !strings.Contains(thread[0], "the user wants a number") {
 		t.Errorf("thread = %q; want the thinking", thread)
@@ -212,7 +211,7 @@ func TestProgressLongAnswerContinuesInTheThread(t *testing.T) {
 	for i := range 60 {
 		fmt.Fprintf(&answer, "Paragraph %d says something worth keeping.\n\n", i)
 	}
-	play(t, b, style(config.Quiet), Options{}, assistant(answer.String()), end(llm.StopEnd, ""))
+	play(t, b, style(Quiet), Options{}, assistant(answer.String()), end(llm.StopEnd, ""))
 	top, thread := b.visible(""), b.visible("1")
 	if len(top) != 1 || !strings.HasSuffix(top[0], "_(continued in the thread)_") {
 		t.Fatalf("top = %q", top)
@@ -234,7 +233,7 @@ func TestProgressInsideAThread(t *testing.T) {
 	b := newBoard()
 	events := toolRun("bash", "Check", `{"command":"true"}`, "ok", false)
 	events = append(events, assistant("Done checking."), end(llm.StopEnd, ""))
-	play(t, b, style(config.Normal), Options{ThreadOf: "root"}, events...)
+	play(t, b, style(Normal), Options{ThreadOf: "root"}, events...)
 	if top := b.visible(""); len(top) != 0 {
 		t.Errorf("top = %q; the reply belongs in the thread", top)
 	}
@@ -245,7 +244,7 @@ func TestProgressInsideAThread(t *testing.T) {
 
 func TestProgressStoppedKeepsWhatWasSaid(t *testing.T) {
 	b := newBoard()
-	play(t, b, style(config.Normal), Options{}, assistant("Halfway there"), end(llm.StopAborted, ""))
+	play(t, b, style(Normal), Options{}, assistant("Halfway there"), end(llm.StopAborted, ""))
 	if top := b.visible(""); len(top) != 1 || top[0] != "Halfway there\n\n_Stopped._" {
 		t.Errorf("top = %q", top)
 	}

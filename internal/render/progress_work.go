@@ -5,10 +5,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mom-agent/mom/internal/agent"
 	"github.com/mom-agent/mom/internal/chat"
-	"github.com/mom-agent/mom/internal/config"
 	"github.com/mom-agent/mom/internal/llm"
+	"github.com/mom-agent/mom/internal/run"
 )
 
 // The platform side of a Progress: one goroutine that owns every platform call of the run.
@@ -132,7 +131,7 @@ func (w *worker) postDetail(ctx context.Context, md string) {
 
 // finish writes the run's final state: the answer in place of the status message (continued
 // in the thread when it is too long), how the run ended, and the usage summary.
-func (w *worker) finish(ctx context.Context, end agent.Event) {
+func (w *worker) finish(ctx context.Context, end run.Event) {
 	p := w.p
 	p.mu.Lock()
 	answer, usedTool := p.answer, p.usedTool
@@ -147,7 +146,7 @@ func (w *worker) finish(ctx context.Context, end agent.Event) {
 		w.postDetail(ctx, problem)
 	}
 	w.answer(ctx, md)
-	if p.style.Verbosity != config.Quiet && p.detailsShown() {
+	if p.style.Verbosity != Quiet && p.detailsShown() {
 		if u := UsageLine(end); u != "" {
 			w.postDetail(ctx, "_"+u+"_")
 		}

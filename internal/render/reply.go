@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/mom-agent/mom/internal/chat"
-	"github.com/mom-agent/mom/internal/config"
 )
 
 // Uploader sends a file into a channel; the chat adapters implement it (chat.Adapter).
@@ -14,7 +13,7 @@ type Uploader interface {
 	Upload(ctx context.Context, channelID string, f chat.File) error
 }
 
-// Reply is one run's reply on a chat platform (hub.Reply): the Progress, files uploaded to
+// Reply is one run's reply on a chat platform (a run.Reply): the Progress, files uploaded to
 // where the reply is, and the platform's typing indicator while the run lasts, where it has
 // one.
 type Reply struct {
@@ -36,8 +35,8 @@ func NewReply(p *Progress, to Uploader, channelID, threadOf string) *Reply {
 // ReplyThread is the thread a reply to trigger goes into: the thread the trigger was written
 // in, unless the adapter is set to reply in the channel. DMs and events are answered at the
 // top level.
-func ReplyThread(in config.ReplyIn, trigger chat.Message) string {
-	if in == config.ReplyInChannel || trigger.IsDM {
+func ReplyThread(in ReplyIn, trigger chat.Message) string {
+	if in == ReplyInChannel || trigger.IsDM {
 		return ""
 	}
 	return trigger.ReplyTo

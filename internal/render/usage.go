@@ -1,12 +1,12 @@
-// Package render turns agent events into what people see on a platform. This file holds the
-// usage summary every adapter shows at the end of a run.
+// Package render turns a run's events (package run) into what people see on a platform. This
+// file holds the usage summary every adapter shows at the end of a run.
 package render
 
 import (
 	"fmt"
 	"strings"
 
-	"github.com/mom-agent/mom/internal/agent"
+	"github.com/mom-agent/mom/internal/run"
 )
 
 // Tokens formats a token count the way pi does: 999, 1.2k, 12k, 1.2M.
@@ -34,7 +34,7 @@ func Cost(usd float64) string {
 // UsageLine summarizes an agent_end event on one line:
 // "3.1k in, 120 out · cache 2.0k read, 0 write · context 5.2k of 200k (2.6%) · $0.0123".
 // It returns "" when the run used no tokens.
-func UsageLine(ev agent.Event) string {
+func UsageLine(ev run.Event) string {
 	if ev.Usage == nil {
 		return ""
 	}

@@ -3,8 +3,8 @@ package render
 import (
 	"testing"
 
-	"github.com/mom-agent/mom/internal/agent"
 	"github.com/mom-agent/mom/internal/llm"
+	"github.com/mom-agent/mom/internal/run"
 )
 
 func TestTokens(t *testing.T) {
@@ -21,12 +21,12 @@ func TestTokens(t *testing.T) {
 func TestUsageLine(t *testing.T) {
 	u := llm.Price{Input: 3, Output: 15, CacheRead: 0.3, CacheWrite: 3.75}.Apply(
 		llm.Usage{Input: 3100, Output: 120, CacheRead: 2000})
-	ev := agent.Event{Type: agent.EventAgentEnd, Usage: &u, ContextTokens: 5220, ContextWindow: 200_000}
+	ev := run.Event{Type: run.AgentEnd, Usage: &u, ContextTokens: 5220, ContextWindow: 200_000}
 	want := "3.1k in, 120 out · cache 2.0k read, 0 write · context 5.2k of 200k (2.6%) · $0.0117"
 	if got := UsageLine(ev); got != want {
 		t.Errorf("UsageLine =\n %q\nwant\n %q", got, want)
 	}
-	if got := UsageLine(agent.Event{Usage: &llm.Usage{}}); got != "" {
+	if got := UsageLine(run.Event{Usage: &llm.Usage{}}); got != "" {
 		t.Errorf("a run without tokens gave %q", got)
 	}
 }

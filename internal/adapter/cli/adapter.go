@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/mom-agent/mom/internal/chat"
-	"github.com/mom-agent/mom/internal/hub"
 	"github.com/mom-agent/mom/internal/llm"
+	"github.com/mom-agent/mom/internal/run"
 )
 
 // ChannelID is the id of the terminal's one conversation.
@@ -228,7 +228,7 @@ func (a *Adapter) Upload(ctx context.Context, channelID string, f chat.File) err
 }
 
 // Reply shows one run.
-func (a *Adapter) Reply(ctx context.Context, channelID string, trigger chat.Message) hub.Reply {
+func (a *Adapter) Reply(ctx context.Context, channelID string, trigger chat.Message) run.Reply {
 	if a.opts.OneShot {
 		return &oneShot{a: a, progress: &writer{w: a.opts.Progress}}
 	}

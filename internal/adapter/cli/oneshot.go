@@ -3,10 +3,10 @@ package cli
 import (
 	"context"
 
-	"github.com/mom-agent/mom/internal/agent"
 	"github.com/mom-agent/mom/internal/chat"
 	"github.com/mom-agent/mom/internal/llm"
 	"github.com/mom-agent/mom/internal/render"
+	"github.com/mom-agent/mom/internal/run"
 )
 
 // oneShot shows a run for scripts: progress and errors on the progress writer (stderr), and
@@ -15,33 +15,33 @@ type oneShot struct {
 	a        *Adapter
 	progress *writer
 	answer   string
-	result   agent.Event
+	result   run.Event
 }
 
-func (o *oneShot) Event(ev agent.Event) {
+func (o *oneShot) Event(ev run.Event) {
 	p := o.progress
 	switch ev.Type {
-	case agent.EventMessageEnd:
+	case run.MessageEnd:
 		if ev.Message != nil && ev.Message.Role == llm.RoleAssistant {
 			if text := ev.Message.Text(); text != "" {
 				o.answer = text
 			}
 		}
-	case agent.EventToolStart:
+	case run.ToolStart:
 		p.line(plain, "→ "+ev.Label)
-	case agent.EventToolEnd:
+	case run.ToolEnd:
 		if ev.IsError {
 			p.line(plain, "  ✗ "+firstLine(ev.Output, 200))
 		}
-	case agent.EventRetryStart:
+	case run.RetryStart:
 		p.line(plain, "  retrying: "+firstLine(ev.ErrorMessage, 200))
-	case agent.EventCompactionStart:
+	case run.CompactionStart:
 		p.line(plain, "Compacting context…")
-	case agent.EventCompactionEnd:
+	case run.CompactionEnd:
 		if line := render.CompactionLine(ev); line != "" {
 			p.line(plain, line)
 		}
-	case agent.EventAgentEnd:
+	case run.AgentEnd:
 		o.result = ev
 		switch ev.StopReason {
 		case llm.StopError:

@@ -6,10 +6,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mom-agent/mom/internal/agent"
 	"github.com/mom-agent/mom/internal/chat"
 	"github.com/mom-agent/mom/internal/llm"
 	"github.com/mom-agent/mom/internal/render"
+	"github.com/mom-agent/mom/internal/run"
 )
 
 // reply draws a run in the terminal as it happens: the answer streams, each tool call is a
@@ -21,10 +21,10 @@ type reply struct {
 	thinking bool
 }
 
-func (r *reply) Event(ev agent.Event) {
+func (r *reply) Event(ev run.Event) {
 	w := r.w
 	switch ev.Type {
-	case agent.EventMessageUpdate:
+	case run.MessageUpdate:
 		switch ev.DeltaKind {
 		case "text":
 			if r.thinking {
@@ -38,25 +38,25 @@ func (r *reply) Event(ev agent.Event) {
 				w.write(dim, ev.Delta)
 			}
 		}
-	case agent.EventMessageEnd:
+	case run.MessageEnd:
 		w.endLine()
 		r.thinking = false
-	case agent.EventToolStart:
+	case run.ToolStart:
 		w.line(cyan, "→ "+ev.Label)
-	case agent.EventToolEnd:
+	case run.ToolEnd:
 		if ev.IsError {
 			w.line(red, "  ✗ "+firstLine(ev.Output, 200))
 		}
-	case agent.EventRetryStart:
+	case run.RetryStart:
 		w.line(dim, fmt.Sprintf("  retrying in %s (attempt %d of %d): %s",
 			ev.Delay.Round(100*time.Millisecond), ev.Attempt, ev.MaxAttempts, firstLine(ev.ErrorMessage, 200)))
-	case agent.EventCompactionStart:
+	case run.CompactionStart:
 		w.line(dim, "Compacting context…")
-	case agent.EventCompactionEnd:
+	case run.CompactionEnd:
 		if line := render.CompactionLine(ev); line != "" {
 			w.line(dim, line)
 		}
-	case agent.EventAgentEnd:
+	case run.AgentEnd:
 		w.endLine()
 		switch ev.StopReason {
 		case llm.StopError:

@@ -7,8 +7,6 @@ import (
 
 	"github.com/disgoorg/disgo/rest"
 	"github.com/disgoorg/snowflake/v2"
-
-	"github.com/mom-agent/mom/internal/hub"
 )
 
 // GroupOf is the server (guild) a channel belongs to, "" for a channel mom does not know.
@@ -61,8 +59,3 @@ func (a *Adapter) Leave(ctx context.Context, group string) error {
 	a.dir.forgetGuild(group)
 	return nil
 }
-
-var (
-	_ hub.Groups = (*Adapter)(nil)
-	_ hub.Leaver = (*Adapter)(nil)
-)

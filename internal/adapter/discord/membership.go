@@ -9,7 +9,6 @@ import (
 	"github.com/disgoorg/disgo/rest"
 	"github.com/disgoorg/snowflake/v2"
 
-	"github.com/mom-agent/mom/internal/agent"
 	"github.com/mom-agent/mom/internal/chat"
 )
 
@@ -132,5 +131,3 @@ func permissionsIn(g *discord.RestGuild, user snowflake.ID, roles []snowflake.ID
 	}
 	return perms
 }
-
-var _ agent.Membership = (*Adapter)(nil)

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/mom-agent/mom/internal/chat"
-	"github.com/mom-agent/mom/internal/hub"
 	"github.com/mom-agent/mom/internal/render"
+	"github.com/mom-agent/mom/internal/run"
 )
 
 // editEvery keeps status edits within Discord's limit of five message edits per five seconds
@@ -21,12 +21,12 @@ const typingEvery = 8 * time.Second
 // Reply starts showing a run in a channel (hub.Replier). A mention inside a thread is answered
 // in that thread unless replyIn is "channel"; DMs and events are answered at the top level.
 // The typing indicator stays on until the run ends.
-func (a *Adapter) Reply(ctx context.Context, channelID string, trigger chat.Message) hub.Reply {
-	thread := render.ReplyThread(a.opts.Config.ReplyIn, trigger)
+func (a *Adapter) Reply(ctx context.Context, channelID string, trigger chat.Message) run.Reply {
+	thread := render.ReplyThread(render.ReplyIn(a.opts.Config.ReplyIn), trigger)
 	s := &surface{a: a, channel: channelID, threadName: threadName(trigger.Text)}
 	p := render.NewProgress(ctx, s, render.Style{
 		Format: a.format, MaxText: MaxText, Edit: true, Delete: true, Threads: true,
-		EditEvery: editEvery, Verbosity: a.opts.Config.Verbosity,
+		EditEvery: editEvery, Verbosity: render.Verbosity(a.opts.Config.Verbosity),
 	}, render.Options{ThreadOf: thread, Status: render.EventStatus(trigger), Log: a.log.With("channel", channelID)})
 	r := render.NewReply(p, a, channelID, thread)
 	where := channelID

@@ -8,7 +8,6 @@ import (
 	slackgo "github.com/slack-go/slack"
 
 	"github.com/mom-agent/mom/internal/chat"
-	"github.com/mom-agent/mom/internal/hub"
 )
 
 // kindOf says what sort of conversation a message came in: an IM (a DM), a group DM (an mpim,
@@ -76,5 +75,3 @@ func (a *Adapter) AnyMember(ctx context.Context, channelID string, userIDs []str
 		cursor = next
 	}
 }
-
-var _ hub.Groups = (*Adapter)(nil)

@@ -5,8 +5,6 @@ import (
 	"fmt"
 
 	slackgo "github.com/slack-go/slack"
-
-	"github.com/mom-agent/mom/internal/agent"
 )
 
 // MemberChannels returns the ids of the conversations userID is a member of, from
@@ -38,5 +36,3 @@ func (a *Adapter) MemberChannels(ctx context.Context, userID string) ([]string, 
 		cursor = next
 	}
 }
-
-var _ agent.Membership = (*Adapter)(nil)

@@ -5,8 +5,8 @@ import (
 	"time"
 
 	"github.com/mom-agent/mom/internal/chat"
-	"github.com/mom-agent/mom/internal/hub"
 	"github.com/mom-agent/mom/internal/render"
+	"github.com/mom-agent/mom/internal/run"
 )
 
 // editEvery keeps status edits within Slack's rate limits for chat.update (about one a
@@ -15,11 +15,11 @@ const editEvery = 1200 * time.Millisecond
 
 // Reply starts showing a run in a channel (hub.Replier). A mention inside a thread is answered
 // in that thread unless replyIn is "channel"; DMs and events are answered at the top level.
-func (a *Adapter) Reply(ctx context.Context, channelID string, trigger chat.Message) hub.Reply {
-	thread := render.ReplyThread(a.opts.Config.ReplyIn, trigger)
+func (a *Adapter) Reply(ctx context.Context, channelID string, trigger chat.Message) run.Reply {
+	thread := render.ReplyThread(render.ReplyIn(a.opts.Config.ReplyIn), trigger)
 	p := render.NewProgress(ctx, &surface{a: a, channel: channelID}, render.Style{
 		Format: a.mrkdwn, MaxText: MaxText, Edit: true, Delete: true, Threads: true,
-		EditEvery: editEvery, Verbosity: a.opts.Config.Verbosity,
+		EditEvery: editEvery, Verbosity: render.Verbosity(a.opts.Config.Verbosity),
 	}, render.Options{ThreadOf: thread, Status: render.EventStatus(trigger), Log: a.log.With("channel", channelID)})
 	return render.NewReply(p, a, channelID, thread)
 }

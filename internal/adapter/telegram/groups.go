@@ -7,8 +7,6 @@ import (
 	"strconv"
 
 	"github.com/go-telegram/bot"
-
-	"github.com/mom-agent/mom/internal/hub"
 )
 
 // GroupOf is the chat a channel belongs to: the chat itself, or the forum chat of a topic.
@@ -62,8 +60,3 @@ func (a *Adapter) Leave(ctx context.Context, group string) error {
 	a.dir.forgetChat(chatID)
 	return nil
 }
-
-var (
-	_ hub.Groups = (*Adapter)(nil)
-	_ hub.Leaver = (*Adapter)(nil)
-)

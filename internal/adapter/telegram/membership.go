@@ -9,7 +9,6 @@ import (
 	"github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
 
-	"github.com/mom-agent/mom/internal/agent"
 	"github.com/mom-agent/mom/internal/chat"
 )
 
@@ -85,5 +84,3 @@ func (a *Adapter) isMember(ctx context.Context, chatID, user int64) (bool, error
 	}
 	return false, nil
 }
-
-var _ agent.Membership = (*Adapter)(nil)

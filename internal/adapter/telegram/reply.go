@@ -9,8 +9,8 @@ import (
 	"github.com/go-telegram/bot/models"
 
 	"github.com/mom-agent/mom/internal/chat"
-	"github.com/mom-agent/mom/internal/hub"
 	"github.com/mom-agent/mom/internal/render"
+	"github.com/mom-agent/mom/internal/run"
 )
 
 // editEvery keeps status edits well inside Telegram's limits (about one message a second per
@@ -24,14 +24,14 @@ const typingEvery = 4 * time.Second
 // Reply starts showing a run in a channel (hub.Replier). In a group the status message, which
 // becomes the answer, replies to the message that asked; tool details and usage reply to the
 // answer. "typing…" shows until the run ends.
-func (a *Adapter) Reply(ctx context.Context, channelID string, trigger chat.Message) hub.Reply {
+func (a *Adapter) Reply(ctx context.Context, channelID string, trigger chat.Message) run.Reply {
 	s := &surface{a: a, channel: channelID}
 	if !trigger.IsDM && trigger.EventFile() == "" {
 		s.replyTo, _ = strconv.Atoi(trigger.ID)
 	}
 	p := render.NewProgress(ctx, s, render.Style{
 		Format: a.html, Split: render.SplitTelegramHTML, MaxText: MaxText, Edit: true, Delete: true, Threads: true,
-		EditEvery: editEvery, Verbosity: a.opts.Config.Verbosity,
+		EditEvery: editEvery, Verbosity: render.Verbosity(a.opts.Config.Verbosity),
 	}, render.Options{Status: render.EventStatus(trigger), Log: a.log.With("channel", channelID)})
 	r := render.NewReply(p, a, channelID, "")
 	if chatID, topic, err := parseChannel(channelID); err == nil {

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-
-	"github.com/mom-agent/mom/internal/agent"
 )
 
 // MemberChannels returns every web channel mom knows, for the sandbox's user isolation: the
@@ -23,5 +21,3 @@ func (a *Adapter) MemberChannels(ctx context.Context, userID string) ([]string, 
 	}
 	return ids, nil
 }
-
-var _ agent.Membership = (*Adapter)(nil)

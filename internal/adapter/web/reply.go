@@ -9,11 +9,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mom-agent/mom/internal/agent"
 	"github.com/mom-agent/mom/internal/chat"
-	"github.com/mom-agent/mom/internal/hub"
 	"github.com/mom-agent/mom/internal/llm"
 	"github.com/mom-agent/mom/internal/render"
+	"github.com/mom-agent/mom/internal/run"
 )
 
 // Limits of what a run shows.
@@ -26,7 +25,7 @@ const (
 )
 
 // Reply starts showing a run (hub.Replier): every browser gets its events as frames.
-func (a *Adapter) Reply(ctx context.Context, channelID string, trigger chat.Message) hub.Reply {
+func (a *Adapter) Reply(ctx context.Context, channelID string, trigger chat.Message) run.Reply {
 	if trigger.EventFile() == "" && trigger.ID != "" {
 		a.showMessage(trigger)
 	}
@@ -55,7 +54,7 @@ func (a *Adapter) logEnd(channelID string) *int64 {
 	return &end
 }
 
-// reply turns one run's agent events into frames.
+// reply turns one run's events into frames.
 type reply struct {
 	a       *Adapter
 	channel string
@@ -70,34 +69,34 @@ func (r *reply) send(f frame) {
 
 // Event sends what people should see of ev. Thinking stays out, as on the chat platforms at
 // normal verbosity.
-func (r *reply) Event(ev agent.Event) {
+func (r *reply) Event(ev run.Event) {
 	switch ev.Type {
-	case agent.EventMessageStart:
+	case run.MessageStart:
 		// Also the start of a retry: text since the last message_end belonged to the attempt
 		// that failed, and the retry writes the answer again.
 		if ev.Message == nil || ev.Message.Role == llm.RoleAssistant {
 			r.answer.Reset()
 			r.send(frame{Type: "message_start"})
 		}
-	case agent.EventMessageUpdate:
+	case run.MessageUpdate:
 		if ev.DeltaKind == "text" && ev.Delta != "" {
 			r.answer.WriteString(ev.Delta)
 			r.send(frame{Type: "text", Text: ev.Delta})
 		}
-	case agent.EventMessageEnd:
+	case run.MessageEnd:
 		if ev.Message != nil && ev.Message.Role == llm.RoleAssistant {
 			r.send(frame{Type: "message_end"})
 		}
-	case agent.EventToolStart:
+	case run.ToolStart:
 		r.send(frame{Type: "tool_start", ID: ev.ToolCallID, Name: ev.ToolName, Text: ev.Label, Args: cut(prettyArgs(ev.Args))})
-	case agent.EventToolEnd:
+	case run.ToolEnd:
 		r.send(frame{Type: "tool_end", ID: ev.ToolCallID, Output: cut(ev.Output), IsError: ev.IsError, Ms: ev.Duration.Milliseconds()})
-	case agent.EventRetryStart:
+	case run.RetryStart:
 		r.send(frame{Type: "status", Text: fmt.Sprintf("Retrying in %s (attempt %d of %d): %s",
 			ev.Delay.Round(100*time.Millisecond), ev.Attempt, ev.MaxAttempts, ev.ErrorMessage)})
-	case agent.EventCompactionStart:
+	case run.CompactionStart:
 		r.send(frame{Type: "status", Text: "Compacting context…"})
-	case agent.EventAgentEnd:
+	case run.AgentEnd:
 		// A [SILENT] answer takes the whole run back, as the chat platforms delete its messages.
 		silent := ev.StopReason != llm.StopError && chat.IsSilent(r.answer.String())
 		r.send(frame{Type: "run_end", StopReason: string(ev.StopReason), Error: ev.ErrorMessage, Usage: render.UsageLine(ev), Silent: silent})

@@ -1,4 +1,4 @@
-package agent
+package run
 
 import (
 	"encoding/json"
@@ -7,32 +7,32 @@ import (
 	"github.com/mom-agent/mom/internal/llm"
 )
 
-// EventType names an agent event; the names mirror pi's AgentSessionEvent.
-type EventType string
+// Kind names a run event; the names are pi's AgentSessionEvent types.
+type Kind string
 
 // The events of a run, in the order they can occur. A run is agent_start, then one or more
 // turns (turn_start, message_start/update/end for the model's answer, tool_execution_* for each
 // tool call, turn_end), then agent_end. Retry and compaction events may come between turns.
 const (
-	EventAgentStart      EventType = "agent_start"
-	EventTurnStart       EventType = "turn_start"
-	EventMessageStart    EventType = "message_start"
-	EventMessageUpdate   EventType = "message_update"
-	EventMessageEnd      EventType = "message_end"
-	EventToolStart       EventType = "tool_execution_start"
-	EventToolUpdate      EventType = "tool_execution_update"
-	EventToolEnd         EventType = "tool_execution_end"
-	EventTurnEnd         EventType = "turn_end"
-	EventAgentEnd        EventType = "agent_end"
-	EventCompactionStart EventType = "compaction_start"
-	EventCompactionEnd   EventType = "compaction_end"
-	EventRetryStart      EventType = "retry_start"
-	EventRetryEnd        EventType = "retry_end"
+	AgentStart      Kind = "agent_start"
+	TurnStart       Kind = "turn_start"
+	MessageStart    Kind = "message_start"
+	MessageUpdate   Kind = "message_update"
+	MessageEnd      Kind = "message_end"
+	ToolStart       Kind = "tool_execution_start"
+	ToolUpdate      Kind = "tool_execution_update"
+	ToolEnd         Kind = "tool_execution_end"
+	TurnEnd         Kind = "turn_end"
+	AgentEnd        Kind = "agent_end"
+	CompactionStart Kind = "compaction_start"
+	CompactionEnd   Kind = "compaction_end"
+	RetryStart      Kind = "retry_start"
+	RetryEnd        Kind = "retry_end"
 )
 
 // Event is one thing that happened during a run. Which fields are set depends on Type.
 type Event struct {
-	Type EventType `json:"type"`
+	Type Kind `json:"type"`
 
 	// message_start, message_update, message_end: the model's message so far (complete at
 	// message_end, with usage). message_end is also sent for the user messages a run adds.
@@ -76,3 +76,23 @@ type Event struct {
 // Sink receives a run's events in order, on the run's goroutine. It must not block for long:
 // a slow platform call belongs on the sink's own goroutine.
 type Sink func(Event)
+
+// Why a compaction ran, in CompactionInfo.Reason.
+const (
+	ReasonThreshold = "threshold" // the context outgrew the window minus the reserve
+	ReasonOverflow  = "overflow"  // the model refused a request as too long
+	ReasonManual    = "manual"    // someone asked (mom compact)
+)
+
+// CompactionInfo describes a compaction, on compaction_start (Reason only) and
+// compaction_end.
+type CompactionInfo struct {
+	Reason string `json:"reason"`
+	// TokensBefore and TokensAfter are the context's estimated size around the compaction.
+	TokensBefore int `json:"tokensBefore,omitempty"`
+	TokensAfter  int `json:"tokensAfter,omitempty"`
+	// Kept is how many context.jsonl entries were kept word for word.
+	Kept int `json:"kept,omitempty"`
+	// Summary is the new summary.
+	Summary string `json:"summary,omitempty"`
+}
