@@ -85,7 +85,7 @@ func start(dir string, cfg *config.Config, log *slog.Logger, std stdio) (*app, e
 }
 
 func (a *app) build(std stdio) error {
-	st, err := store.Open(a.dir)
+	st, err := store.Open(a.dir, store.WithLog(a.log))
 	if err != nil {
 		return err
 	}

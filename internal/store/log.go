@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"slices"
+	"time"
 
 	"github.com/mom-agent/mom/internal/chat"
 	"github.com/mom-agent/mom/internal/jsonl"
@@ -42,6 +43,7 @@ func (c *Channel) logFile() (*jsonl.File, error) {
 		return nil, err
 	}
 	if c.log == nil {
+		c.setAsideForeignLog()
 		f, err := jsonl.Open(c.fs, logName)
 		if err != nil {
 			return nil, err
@@ -136,4 +138,23 @@ func (c *Channel) TailMessages(n int) ([]chat.Message, error) {
 	}
 	slices.Reverse(msgs)
 	return msgs, nil
+}
+
+// setAsideForeignLog renames log.jsonl out of the way when something other than a file is in
+// its place: a link, a pipe or a directory that a command made (under docker or host, where
+// commands can write the history). mom never follows it; it keeps it, renamed to
+// log.jsonl.refused-<time>, says so in the log, and starts a new history beside it, so the
+// channel goes on working and nothing is lost.
+func (c *Channel) setAsideForeignLog() {
+	fi, err := c.fs.Stat(logName)
+	if err != nil || fi.Mode().IsRegular() {
+		return
+	}
+	aside := fmt.Sprintf("%s.refused-%s", logName, time.Now().UTC().Format("20060102T150405.000Z"))
+	if err := c.fs.Rename(logName, aside); err != nil {
+		c.store.log.Warn("log.jsonl is not a file mom wrote, and could not be set aside", "channel", c.Key(), "kind", fi.Mode().Type().String(), "err", err)
+		return
+	}
+	c.store.log.Warn("log.jsonl was not a file mom wrote; it is kept aside and a new history begins",
+		"channel", c.Key(), "kind", fi.Mode().Type().String(), "keptAs", aside)
 }

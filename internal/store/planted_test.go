@@ -68,9 +68,6 @@ func TestLinksPlantedByCommandsLeadNowhere(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	if _, err := c.AppendLog(chat.Message{ID: "2", Text: "appended to the secret?"}); !errors.Is(err, confined.ErrRefused) {
-		t.Errorf("appending to a linked log.jsonl: %v", err)
-	}
 	if err := c.ReadLog(0, func(m chat.Message, _ LogPos) error {
 		t.Errorf("read a message through the link: %+v", m)
 		return nil
@@ -79,6 +76,19 @@ func TestLinksPlantedByCommandsLeadNowhere(t *testing.T) {
 	}
 	if msgs, err := c.TailMessages(10); len(msgs) != 0 {
 		t.Errorf("tail through the link: %v %v", msgs, err)
+	}
+	// Appending sets the link aside, kept, and starts a new history: the channel goes on.
+	if _, err := c.AppendLog(chat.Message{ID: "2", Text: "appended to the secret?"}); err != nil {
+		t.Errorf("appending after a link was planted: %v", err)
+	}
+	if msgs, _ := c.TailMessages(10); len(msgs) != 1 || msgs[0].ID != "2" {
+		t.Errorf("the new history: %+v", msgs)
+	}
+	kept, _ := filepath.Glob(filepath.Join(dir, "log.jsonl.refused-*"))
+	if len(kept) != 1 {
+		t.Errorf("the planted link was not kept aside: %v", kept)
+	} else if target, err := os.Readlink(kept[0]); err != nil || target != secret {
+		t.Errorf("what was kept aside is not the planted link: %q %v", target, err)
 	}
 	for _, mem := range []func() (string, error){c.Memory, s.Memory} {
 		if m, err := mem(); strings.Contains(m, "SECRET") || !errors.Is(err, confined.ErrRefused) {

@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -18,6 +19,7 @@ import (
 type Store struct {
 	dataDir   string
 	workspace string
+	log       *slog.Logger
 	ws        confined.Dir // the workspace, for every file mom touches in it
 	flusher   *jsonl.Flusher
 
@@ -31,6 +33,13 @@ type Option func(*options)
 
 type options struct {
 	flushInterval time.Duration
+	log           *slog.Logger
+}
+
+// WithLog makes the store say, at level warn, when it sets aside a file a command put where
+// one of mom's own files belongs (see Channel.AppendLog). By default it says nothing.
+func WithLog(l *slog.Logger) Option {
+	return func(o *options) { o.log = l }
 }
 
 // WithFlushInterval sets how often appended lines are synced to disk in the background
@@ -64,9 +73,13 @@ func Open(dataDir string, opts ...Option) (*Store, error) {
 			return nil, fmt.Errorf("create the workspace in %s: %w", abs, err)
 		}
 	}
+	if o.log == nil {
+		o.log = slog.New(slog.DiscardHandler)
+	}
 	return &Store{
 		dataDir:   abs,
 		workspace: ws,
+		log:       o.log,
 		ws:        wsDir,
 		flusher:   jsonl.NewFlusher(o.flushInterval),
 		channels:  make(map[string]*Channel),
