@@ -7,19 +7,35 @@ import (
 	tgadapter "github.com/mom-agent/mom/internal/adapter/telegram"
 	webadapter "github.com/mom-agent/mom/internal/adapter/web"
 	"github.com/mom-agent/mom/internal/agent"
+	"github.com/mom-agent/mom/internal/chat"
+	"github.com/mom-agent/mom/internal/health"
 	"github.com/mom-agent/mom/internal/hub"
+	"github.com/mom-agent/mom/internal/render"
 )
 
-// The hub and the agent find what an adapter can do by type assertion. The adapters sit below
-// them and do not import the interfaces they implement, so a method whose signature drifted
-// would turn an ability off without a word (no group checks, no user isolation); the compiler
-// checks each pairing here, where the adapters are wired to the hub.
+// The hub, the agent, the renderer and the health checks find what an adapter can do beyond
+// chat.Adapter by type assertion. The adapters sit below them and do not import the interfaces
+// they implement, so a method whose signature drifted would turn an ability off without a word
+// (no group checks, no user isolation, no typing indicator); the compiler checks each pairing
+// here, where the adapters are wired to the hub.
 var (
-	_ hub.Replier = (*slackadapter.Adapter)(nil)
-	_ hub.Replier = (*discordadapter.Adapter)(nil)
-	_ hub.Replier = (*tgadapter.Adapter)(nil)
+	_ chat.Adapter = (*slackadapter.Adapter)(nil)
+	_ chat.Adapter = (*discordadapter.Adapter)(nil)
+	_ chat.Adapter = (*tgadapter.Adapter)(nil)
+	_ chat.Adapter = (*cliadapter.Adapter)(nil)
+	_ chat.Adapter = (*webadapter.Adapter)(nil)
+
 	_ hub.Replier = (*cliadapter.Adapter)(nil)
 	_ hub.Replier = (*webadapter.Adapter)(nil)
+
+	_ render.Typist = (*discordadapter.Adapter)(nil)
+	_ render.Typist = (*tgadapter.Adapter)(nil)
+
+	_ health.Connector = (*slackadapter.Adapter)(nil)
+	_ health.Connector = (*discordadapter.Adapter)(nil)
+	_ health.Connector = (*tgadapter.Adapter)(nil)
+	_ health.Connector = (*cliadapter.Adapter)(nil)
+	_ health.Connector = (*webadapter.Adapter)(nil)
 
 	_ hub.BotUser = (*slackadapter.Adapter)(nil)
 	_ hub.BotUser = (*discordadapter.Adapter)(nil)

@@ -7,10 +7,12 @@ import (
 	"github.com/mom-agent/mom/internal/sandbox"
 )
 
-// Membership is implemented by adapters that know which of their channels a person is in
-// (Slack asks users.conversations; the terminal has one channel). Under the sandbox's "user"
-// isolation, a run's commands see those channels besides their own; for an adapter without
-// it they see only their own.
+// Membership is the optional ability of an adapter that knows which of its channels a person
+// is in (Slack asks users.conversations; the terminal has one channel). The hub hands it to
+// the agent with each run (ChannelContext.Membership); under the sandbox's "user" isolation,
+// the run's first command that needs to know calls MemberChannels for the person who asked
+// (again after a failure, at most once per run once it succeeds), and the run's commands see
+// those channels besides their own. For an adapter without it they see only their own.
 type Membership interface {
 	// MemberChannels returns the ids of the adapter's channels that userID is a member of.
 	MemberChannels(ctx context.Context, userID string) ([]string, error)

@@ -1,13 +1,19 @@
 package chat
 
-import (
-	"context"
-	"io"
-)
+import "context"
 
-// Adapter connects mom to one platform account (the spec's PlatformAdapter). It turns platform
-// events into Messages for the Inbox and carries replies back. Every method must be safe to call
-// from several goroutines.
+// Adapter connects mom to one platform account (the spec's PlatformAdapter): it turns
+// platform events into Messages for the Inbox, knows who and what is there, and offers a raw
+// Surface to write on in its Dialect. The hub drives it (Register, Receive, runs and notices),
+// cmd/mom starts and stops it, and the health checks name it. Every method must be safe to
+// call from several goroutines.
+//
+// What only some platforms can do is not part of it. The code that needs an ability looks
+// for it by type assertion, the way net/http finds a Flusher, and an adapter without it still
+// works: hub.Replier (drawing runs its own way: the terminal, the web chat), hub.BotUser (the
+// bot's own account), hub.Groups and hub.Leaver (groups people add the bot to), agent.Membership
+// (user isolation in the sandbox), health.Connector (whether the connection is up) and, on the
+// Surface, render.Typist (the typing indicator).
 type Adapter interface {
 	// Name is the adapter's key in config.json ("slack-acme"); it names the channel
 	// directories (channels/<name>/<channelId>/).
@@ -17,58 +23,22 @@ type Adapter interface {
 	Start(ctx context.Context, in Inbox) error
 	// Stop disconnects and waits for the adapter's goroutines to finish.
 	Stop(ctx context.Context) error
-	// Channels returns the conversations the bot is part of, as currently known.
-	Channels() []Channel
-	// Users returns the people the bot knows, as currently known.
-	Users() []User
-	// Caps says what the platform can do, so shared rendering can fit it.
-	Caps() Caps
-
-	// Post sends a new message and returns its platform id.
-	Post(ctx context.Context, channelID string, out Outgoing) (messageID string, err error)
-	// Update replaces the text of a message the bot posted earlier.
-	Update(ctx context.Context, channelID, messageID, text string) error
-	// Delete removes a message the bot posted earlier.
-	Delete(ctx context.Context, channelID, messageID string) error
-	// Upload sends a file from the host's disk to the channel.
-	Upload(ctx context.Context, channelID string, f File) error
+	// Directory returns the people and conversations the adapter knows, as it knows them now.
+	// The hub asks once per run, for the system prompt.
+	Directory() Directory
+	// Surface returns where mom writes on the platform: raw messages in its markup, and files.
+	Surface() Surface
+	// Dialect says how to write there: the markup, the limits, the pace of edits, threads.
+	Dialect() Dialect
 }
 
-// Outgoing is a message the bot sends.
-type Outgoing struct {
-	// Text is standard markdown; the adapter converts it to the platform's format.
-	Text string
-	// ThreadOf, when set, posts the message in the thread of that message.
-	ThreadOf string
-}
-
-// File is a file the bot uploads.
-type File struct {
-	// Name is the file's name, as the chat shows it.
-	Name string
-	// Content holds the file's Size bytes. The attach tool opened the file where it checked
-	// it, and adapters read it only from here, never again by path, so a command cannot swap
-	// a link in between the check and the upload. Read it through io.NewSectionReader, so a
-	// retried upload starts again at the beginning.
-	Content io.ReaderAt
-	Size    int64
-	// Path is where the file is on the host, for showing (the terminal prints it); it is
-	// never opened.
-	Path string
-	// Title is shown instead of the file's name where the platform supports it.
-	Title string
-	// ThreadOf, when set, uploads into the thread of that message.
-	ThreadOf string
-}
-
-// Caps describes what a platform supports.
-type Caps struct {
-	// MaxText is the longest text one message may hold, in characters (0: no limit).
-	MaxText int
-	// Edit and Delete say whether the bot can change or remove its own messages.
-	Edit, Delete bool
-	// Threads says whether replies can be grouped under a message.
-	Threads bool
+// Directory is what an adapter knows of its platform's people and conversations at one
+// moment (the spec's channels and users of a context), each list in a stable order.
+type Directory struct {
+	// Users are the people (and bots) the adapter knows.
+	Users []User
+	// Channels are the conversations the bot is part of.
+	Channels []Channel
 }
 
 // Inbox receives what adapters hear. The hub implements it.

@@ -15,8 +15,10 @@ import (
 // start runs. A refused message stays in the log, like every message, but starts nothing.
 
 // Groups is implemented by adapters whose channels outside DMs belong to groups people can add
-// the bot to: a Telegram group, a Discord server, a Slack channel. The hub uses it for the
-// "groups" policy "admins" and to name a group in a refusal.
+// the bot to: a Telegram group, a Discord server, a Slack channel. The hub calls it from
+// Receive, for each message that addresses mom outside a DM: GroupOf to apply the "groups"
+// policy and to name the group in a refusal, AnyMember (answers remembered for a while) under
+// the policy "admins". Without it every such channel is its own group, and "admins" refuses.
 type Groups interface {
 	// GroupOf names the group channelID belongs to: the id "groups" may list, and what mom
 	// leaves. "" when the adapter does not know it.
@@ -27,9 +29,12 @@ type Groups interface {
 }
 
 // Leaver is implemented by adapters that can take the bot out of a group (Telegram's
-// leaveChat, leaving a Discord server). mom leaves a group only when the policy is "admins"
-// and the platform said plainly that none of the admins is in it.
+// leaveChat, leaving a Discord server). The hub calls Leave right after it posts its refusal
+// in the group, once per group, and only when the policy is "admins" and the platform said
+// plainly that none of the admins is in it (Groups.AnyMember). An adapter without it stays in
+// such groups and refuses runs there.
 type Leaver interface {
+	// Leave takes the bot out of group, a name GroupOf gave.
 	Leave(ctx context.Context, group string) error
 }
 
@@ -127,9 +132,7 @@ func (h *Hub) refuseGroup(mem *member, m chat.Message, group string, whereAdmins
 	}
 	h.background(func(ctx context.Context) {
 		if text != "" {
-			if _, err := mem.Post(ctx, m.ChannelID, chat.Outgoing{Text: text, ThreadOf: m.ReplyTo}); err != nil {
-				h.log.Warn("could not post a notice", "adapter", mem.Name(), "channel", m.ChannelID, "err", err)
-			}
+			h.post(ctx, mem, m, text)
 		}
 		if !leave {
 			return

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mom-agent/mom/internal/chat"
+	"github.com/mom-agent/mom/internal/render"
 	"github.com/mom-agent/mom/internal/store"
 )
 
@@ -76,12 +77,17 @@ func senderName(u chat.User) string {
 }
 
 // notice posts a short message in answer to m without waiting for the platform.
-func (h *Hub) notice(mem *member, m chat.Message, text string) {
-	h.background(func(ctx context.Context) {
-		if _, err := mem.Post(ctx, m.ChannelID, chat.Outgoing{Text: text, ThreadOf: m.ReplyTo}); err != nil {
-			h.log.Warn("could not post a notice", "adapter", mem.Name(), "channel", m.ChannelID, "err", err)
-		}
-	})
+func (h *Hub) notice(mem *member, m chat.Message, md string) {
+	h.background(func(ctx context.Context) { h.post(ctx, mem, m, md) })
+}
+
+// post writes a notice, markdown, where m was written (in its thread, if any), in the
+// adapter's dialect.
+func (h *Hub) post(ctx context.Context, mem *member, m chat.Message, md string) {
+	at := chat.Place{ChannelID: m.ChannelID, ThreadOf: m.ReplyTo}
+	if _, err := render.Post(ctx, mem.Surface(), mem.Dialect(), at, md); err != nil {
+		h.log.Warn("could not post a notice", "adapter", mem.Name(), "channel", m.ChannelID, "err", err)
+	}
 }
 
 // background runs a short piece of platform work (a notice, leaving a group) without holding

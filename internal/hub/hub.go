@@ -63,8 +63,7 @@ type Hub struct {
 // member is a registered adapter with its settings.
 type member struct {
 	chat.Adapter
-	replier Replier
-	cfg     config.Adapter
+	cfg config.Adapter
 }
 
 // Options are the hub's limits.
@@ -121,19 +120,16 @@ func New(st *store.Store, r Runner, log *slog.Logger, opts Options) *Hub {
 	}
 }
 
-// Register adds an adapter and its settings from config.json. The adapter must also implement
-// Replier.
+// Register adds an adapter and its settings from config.json. What the adapter can do beyond
+// chat.Adapter (Replier, BotUser, Groups, Leaver, agent.Membership) the hub finds out when it
+// needs to.
 func (h *Hub) Register(a chat.Adapter, cfg config.Adapter) error {
-	r, ok := a.(Replier)
-	if !ok {
-		return fmt.Errorf("adapter %s (%s) cannot show replies", a.Name(), cfg.Type)
-	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if _, dup := h.adapters[a.Name()]; dup {
 		return fmt.Errorf("adapter %s is registered twice", a.Name())
 	}
-	h.adapters[a.Name()] = &member{Adapter: a, replier: r, cfg: cfg}
+	h.adapters[a.Name()] = &member{Adapter: a, cfg: cfg}
 	return nil
 }
 

@@ -29,20 +29,25 @@ type platform struct {
 	ends  []run.Event
 }
 
-func (p *platform) Name() string                                         { return "plat" }
-func (p *platform) Start(context.Context, chat.Inbox) error              { return nil }
-func (p *platform) Stop(context.Context) error                           { return nil }
-func (p *platform) Channels() []chat.Channel                             { return nil }
-func (p *platform) Users() []chat.User                                   { return nil }
-func (p *platform) Caps() chat.Caps                                      { return chat.Caps{} }
-func (p *platform) Update(context.Context, string, string, string) error { return nil }
-func (p *platform) Delete(context.Context, string, string) error         { return nil }
-func (p *platform) Upload(context.Context, string, chat.File) error      { return nil }
+func (p *platform) Name() string                            { return "plat" }
+func (p *platform) Start(context.Context, chat.Inbox) error { return nil }
+func (p *platform) Stop(context.Context) error              { return nil }
+func (p *platform) Directory() chat.Directory               { return chat.Directory{} }
+func (p *platform) Dialect() chat.Dialect                   { return chat.Dialect{} }
+func (p *platform) Surface() chat.Surface                   { return notices{p: p} }
 
-func (p *platform) Post(_ context.Context, channelID string, out chat.Outgoing) (string, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.posts = append(p.posts, channelID+": "+out.Text)
+// notices is the platform's Surface, where it records the hub's notices. The platform draws
+// its runs itself (Reply), so the hub only ever posts there; the rest of chat.Surface is left
+// to the nil interface, and a call would fail the test loudly.
+type notices struct {
+	chat.Surface
+	p *platform
+}
+
+func (n notices) Post(_ context.Context, at chat.Place, text string) (string, error) {
+	n.p.mu.Lock()
+	defer n.p.mu.Unlock()
+	n.p.posts = append(n.p.posts, at.ChannelID+": "+text)
 	return "p1", nil
 }
 

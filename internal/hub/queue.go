@@ -9,6 +9,8 @@ import (
 	"github.com/mom-agent/mom/internal/chat"
 	"github.com/mom-agent/mom/internal/config"
 	"github.com/mom-agent/mom/internal/llm"
+	"github.com/mom-agent/mom/internal/render"
+	"github.com/mom-agent/mom/internal/run"
 	"github.com/mom-agent/mom/internal/store"
 )
 
@@ -188,13 +190,13 @@ func (h *Hub) await(slot *ticket, j job) bool {
 	return false
 }
 
-// run answers one trigger in slot and shows the run through the adapter's Reply.
+// run answers one trigger in slot and shows the run to the channel.
 func (h *Hub) run(j job, slot *ticket) {
 	if h.ctx.Err() != nil {
 		return
 	}
 	start := time.Now()
-	reply := j.mem.replier.Reply(h.ctx, j.msg.ChannelID, j.msg)
+	reply := h.reply(j.mem, j.msg)
 	res := h.runner.HandleMessage(h.ctx, agent.Request{
 		Channel: j.ch, Trigger: j.msg, LogEnd: j.logEnd, Context: h.channelContext(j.mem, j.msg),
 		Sink: reply.Event, Upload: reply.Upload,
@@ -215,10 +217,21 @@ func (h *Hub) run(j job, slot *ticket) {
 		"waited", slot.waitedFor().Round(time.Millisecond))
 }
 
+// reply starts showing a run that answers trigger: the adapter's own way where it has one
+// (Replier), else drawn by the shared renderer on the adapter's Surface.
+func (h *Hub) reply(mem *member, trigger chat.Message) run.Reply {
+	if r, ok := mem.Adapter.(Replier); ok {
+		return r.Reply(h.ctx, trigger.ChannelID, trigger)
+	}
+	log := h.log.With("adapter", mem.Name(), "channel", trigger.ChannelID)
+	return render.NewReply(h.ctx, mem.Surface(), mem.Dialect(), trigger, log)
+}
+
 // channelContext gathers what the agent should know about where the trigger came from.
 func (h *Hub) channelContext(mem *member, m chat.Message) agent.ChannelContext {
+	dir := mem.Directory()
 	cc := agent.ChannelContext{
-		AdapterType: mem.cfg.Type, IsDM: m.IsDM, Users: mem.Users(), Channels: mem.Channels(),
+		AdapterType: mem.cfg.Type, IsDM: m.IsDM, Users: dir.Users, Channels: dir.Channels,
 		ChannelName: m.ChannelID,
 	}
 	for _, c := range cc.Channels {

@@ -6,46 +6,20 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
+	"github.com/mom-agent/mom/internal/chat"
 	"github.com/mom-agent/mom/internal/llm"
 	"github.com/mom-agent/mom/internal/run"
 )
 
-// Surface is the conversation a Progress draws on: one channel, or one thread of it. Texts are
-// already in the platform's markup; ids are the platform's message ids. Implementations retry
-// rate-limited calls themselves.
-type Surface interface {
-	// Post sends a message, in the thread of threadOf when it is not empty.
-	Post(ctx context.Context, threadOf, text string) (id string, err error)
-	// Update replaces the text of a message posted earlier.
-	Update(ctx context.Context, id, text string) error
-	// Delete removes a message posted earlier.
-	Delete(ctx context.Context, id string) error
-}
-
-// Style is how a platform shows runs.
-type Style struct {
-	// Format turns the model's markdown into the platform's markup; nil leaves it as is.
-	Format func(md string) string
-	// MaxText is the longest message the platform takes, in characters.
-	MaxText int
-	// Split cuts formatted text into messages of at most MaxText; nil means Split, which
-	// knows code fences. A markup with tags (Telegram HTML) needs one that keeps them whole.
-	Split func(text string, max int) []string
-	// Edit, Delete and Threads say what the platform can do (chat.Caps).
-	Edit, Delete, Threads bool
-	// EditEvery is the least time between two edits of the status message; edits in between
-	// are merged, so a chatty run stays inside the platform's rate limits.
-	EditEvery time.Duration
-	// Verbosity says how much of the run people see.
-	Verbosity Verbosity
-}
-
 // Options place one run's reply.
 type Options struct {
-	// ThreadOf is the thread the reply goes into; empty for the top level of the channel.
-	ThreadOf string
+	// At is where the reply goes: its channel, and the thread it is in (At.ThreadOf; "" for
+	// the top level). At.Topic names a thread the reply starts, where the platform names them.
+	At chat.Place
+	// ReplyTo is the message the status message answers on a platform of reply chains
+	// (chat.ReplyChains: the message that asked, in a group); "" for none.
+	ReplyTo string
 	// Status is the first text of the status message; "_Thinking…_" when empty.
 	Status string
 	// Log receives platform failures, which never stop the run.
@@ -62,10 +36,11 @@ const maxStatusLines = 12
 // Platform calls happen on a goroutine of its own, in order, so a slow platform never holds up
 // the run; Close waits for the last of them.
 type Progress struct {
-	s     Surface
-	style Style
-	opts  Options
-	log   *slog.Logger
+	s         chat.Surface
+	d         chat.Dialect
+	verbosity Verbosity
+	opts      Options
+	log       *slog.Logger
 
 	wake chan struct{} // a buffered nudge for the worker
 	done chan struct{} // closed when the worker has written the final state
@@ -82,19 +57,16 @@ type Progress struct {
 	usedTool bool
 }
 
-// NewProgress starts showing a run on s. ctx bounds the platform calls; Close may outlive it.
-func NewProgress(ctx context.Context, s Surface, style Style, opts Options) *Progress {
-	if style.Format == nil {
-		style.Format = func(md string) string { return md }
+// NewProgress starts showing a run on s, written in d. ctx bounds the platform calls; Close
+// may outlive it.
+func NewProgress(ctx context.Context, s chat.Surface, d chat.Dialect, opts Options) *Progress {
+	d = fill(d)
+	if d.MaxText <= 0 {
+		d.MaxText = 4000 // a status message that keeps growing needs a limit to be cut at
 	}
-	if style.Split == nil {
-		style.Split = Split
-	}
-	if style.MaxText <= 0 {
-		style.MaxText = 4000
-	}
-	if style.Verbosity == "" {
-		style.Verbosity = Normal
+	verbosity := Verbosity(d.Verbosity)
+	if verbosity == "" {
+		verbosity = Normal
 	}
 	if opts.Status == "" {
 		opts.Status = "_Thinking…_"
@@ -104,7 +76,7 @@ func NewProgress(ctx context.Context, s Surface, style Style, opts Options) *Pro
 		log = slog.New(slog.DiscardHandler)
 	}
 	wctx, stop := context.WithCancel(context.WithoutCancel(ctx))
-	p := &Progress{s: s, style: style, opts: opts, log: log, stop: stop,
+	p := &Progress{s: s, d: d, verbosity: verbosity, opts: opts, log: log, stop: stop,
 		wake: make(chan struct{}, 1), done: make(chan struct{})}
 	go p.work(wctx)
 	return p
@@ -145,7 +117,7 @@ func (p *Progress) nudge() {
 
 // apply updates the state for one event. p.mu is held.
 func (p *Progress) apply(ev run.Event) {
-	v := p.style.Verbosity
+	v := p.verbosity
 	switch ev.Type {
 	case run.MessageStart:
 		p.live = ""
@@ -184,7 +156,7 @@ func (p *Progress) apply(ev run.Event) {
 			p.addLine("_✗ " + oneLine(ev.Output, 200) + "_")
 		}
 		if v != Quiet {
-			p.detail(toolDetail(ev, p.style.MaxText))
+			p.detail(toolDetail(ev, p.d.MaxText))
 		}
 	case run.RetryStart:
 		if v != Quiet {
@@ -223,10 +195,10 @@ func (p *Progress) detail(md string) {
 // reply. A reply inside someone's thread keeps its details out of the conversation, unless
 // people asked for everything.
 func (p *Progress) detailsShown() bool {
-	if !p.style.Threads {
+	if p.d.Threads == chat.NoThreads {
 		return false
 	}
-	return p.opts.ThreadOf == "" || p.style.Verbosity == Verbose
+	return p.opts.At.ThreadOf == "" || p.verbosity == Verbose
 }
 
 // statusText is the status message as it stands, markdown.

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mom-agent/mom/internal/chat"
 	"github.com/mom-agent/mom/internal/llm"
 	"github.com/mom-agent/mom/internal/run"
 )
@@ -29,17 +30,17 @@ type post struct {
 
 func newBoard() *board { return &board{msgs: make(map[string]*post)} }
 
-func (b *board) Post(_ context.Context, threadOf, text string) (string, error) {
+func (b *board) Post(_ context.Context, at chat.Place, text string) (string, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.next++
 	id := fmt.Sprint(b.next)
-	b.msgs[id] = &post{id: id, thread: threadOf, text: text}
+	b.msgs[id] = &post{id: id, thread: at.ThreadOf, text: text}
 	b.order = append(b.order, id)
 	return id, nil
 }
 
-func (b *board) Update(_ context.Context, id, text string) error {
+func (b *board) Edit(_ context.Context, _ chat.Place, id, text string) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	p, ok := b.msgs[id]
@@ -51,7 +52,7 @@ func (b *board) Update(_ context.Context, id, text string) error {
 	return nil
 }
 
-func (b *board) Delete(_ context.Context, id string) error {
+func (b *board) Delete(_ context.Context, _ chat.Place, id string) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	p, ok := b.msgs[id]
@@ -75,12 +76,14 @@ func (b *board) visible(thread string) []string {
 	return out
 }
 
-func style(v Verbosity) Style {
-	return Style{MaxText: 500, Edit: true, Delete: true, Threads: true, Verbosity: v}
+func (b *board) Upload(context.Context, chat.Place, chat.File) error { return nil }
+
+func style(v Verbosity) chat.Dialect {
+	return chat.Dialect{MaxText: 500, Edit: true, Delete: true, Threads: chat.InThreads, Verbosity: string(v)}
 }
 
 // play feeds a run's events to a new Progress and closes it.
-func play(t *testing.T, b *board, st Style, opts Options, events ...run.Event) {
+func play(t *testing.T, b *board, st chat.Dialect, opts Options, events ...run.Event) {
 	t.Helper()
 	p := NewProgress(context.Background(), b, st, opts)
 	for _, ev := range events {
@@ -233,7 +236,7 @@ func TestProgressInsideAThread(t *testing.T) {
 	b := newBoard()
 	events := toolRun("bash", "Check", `{"command":"true"}`, "ok", false)
 	events = append(events, assistant("Done checking."), end(llm.StopEnd, ""))
-	play(t, b, style(Normal), Options{ThreadOf: "root"}, events...)
+	play(t, b, style(Normal), Options{At: chat.Place{ThreadOf: "root"}}, events...)
 	if top := b.visible(""); len(top) != 0 {
 		t.Errorf("top = %q; the reply belongs in the thread", top)
 	}

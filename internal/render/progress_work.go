@@ -1,6 +1,7 @@
 package render
 
 import (
+	"cmp"
 	"context"
 	"strings"
 	"time"
@@ -16,8 +17,8 @@ import (
 // state is written.
 func (p *Progress) work(ctx context.Context) {
 	defer close(p.done)
-	w := &worker{p: p}
-	w.main = w.post(ctx, p.opts.ThreadOf, p.format(p.opts.Status))
+	w := &worker{p: p, mainAt: p.top()}
+	w.main = w.post(ctx, w.mainAt, p.format(p.opts.Status))
 	var lastEdit time.Time
 	var timer *time.Timer
 	var tick <-chan time.Time
@@ -34,7 +35,7 @@ func (p *Progress) work(ctx context.Context) {
 		p.pending = nil
 		end := p.end
 		dirty := p.dirty
-		wait := p.style.EditEvery - time.Since(lastEdit)
+		wait := p.d.EditEvery - time.Since(lastEdit)
 		status := ""
 		if end == nil && dirty && wait <= 0 {
 			status = p.statusText() // built only when an edit is due, not per streamed word
@@ -49,7 +50,7 @@ func (p *Progress) work(ctx context.Context) {
 			w.finish(ctx, *end)
 			return
 		}
-		if !dirty || !p.style.Edit {
+		if !dirty || !p.d.Edit {
 			continue
 		}
 		if wait > 0 {
@@ -71,25 +72,47 @@ func (p *Progress) work(ctx context.Context) {
 // worker holds what only the worker goroutine touches.
 type worker struct {
 	p *Progress
-	// main is the status message's id ("" when posting it failed).
-	main string
-	// thread holds the ids of the detail posts, for [SILENT].
-	thread []string
+	// main is the status message's id ("" when posting it failed), posted at mainAt.
+	main   string
+	mainAt chat.Place
+	// thread holds the detail posts, for [SILENT].
+	thread []posted
 }
 
-func (p *Progress) format(md string) string { return p.style.Format(md) }
+// posted is a message the worker posted, and where, so that it can be deleted.
+type posted struct {
+	at chat.Place
+	id string
+}
+
+func (p *Progress) format(md string) string { return p.d.Format(md) }
+
+// top is where the reply's own messages go: the thread it is in, or, on a platform of reply
+// chains, an answer to the message that asked.
+func (p *Progress) top() chat.Place {
+	at := p.opts.At
+	at.ThreadOf = cmp.Or(at.ThreadOf, p.opts.ReplyTo)
+	return at
+}
+
+// under is the thread of the message id, in the reply's channel.
+func (p *Progress) under(id string) chat.Place {
+	at := p.opts.At
+	at.ThreadOf = id
+	return at
+}
 
 // preview is the status message for an edit: cut to the platform's limit with a mark.
 func (p *Progress) preview(md string) string {
-	parts := p.style.Split(p.format(md), p.style.MaxText-2)
+	parts := p.d.Split(p.format(md), p.d.MaxText-2)
 	if len(parts) <= 1 {
 		return strings.Join(parts, "")
 	}
 	return parts[0] + " …"
 }
 
-func (w *worker) post(ctx context.Context, threadOf, text string) string {
-	id, err := w.p.s.Post(ctx, threadOf, text)
+func (w *worker) post(ctx context.Context, at chat.Place, text string) string {
+	id, err := w.p.s.Post(ctx, at, text)
 	if err != nil {
 		w.p.log.Warn("could not post a message", "err", err)
 		return ""
@@ -99,10 +122,11 @@ func (w *worker) post(ctx context.Context, threadOf, text string) string {
 
 func (w *worker) update(ctx context.Context, text string) {
 	if w.main == "" {
-		w.main = w.post(ctx, w.p.opts.ThreadOf, text)
+		w.mainAt = w.p.top()
+		w.main = w.post(ctx, w.mainAt, text)
 		return
 	}
-	if err := w.p.s.Update(ctx, w.main, text); err != nil {
+	if err := w.p.s.Edit(ctx, w.mainAt, w.main, text); err != nil {
 		w.p.log.Warn("could not update the status message", "err", err)
 	}
 }
@@ -110,8 +134,8 @@ func (w *worker) update(ctx context.Context, text string) {
 // detailParent is where details go: the thread under the status message, or the thread the
 // reply itself is in.
 func (w *worker) detailParent() string {
-	if w.p.opts.ThreadOf != "" {
-		return w.p.opts.ThreadOf
+	if w.p.opts.At.ThreadOf != "" {
+		return w.p.opts.At.ThreadOf
 	}
 	return w.main
 }
@@ -122,9 +146,10 @@ func (w *worker) postDetail(ctx context.Context, md string) {
 	if parent == "" {
 		return // without a status message there is no thread to put details in
 	}
-	for _, part := range w.p.style.Split(w.p.format(md), w.p.style.MaxText) {
-		if id := w.post(ctx, parent, part); id != "" {
-			w.thread = append(w.thread, id)
+	at := w.p.under(parent)
+	for _, part := range w.p.d.Split(w.p.format(md), w.p.d.MaxText) {
+		if id := w.post(ctx, at, part); id != "" {
+			w.thread = append(w.thread, posted{at, id})
 		}
 	}
 }
@@ -142,11 +167,11 @@ func (w *worker) finish(ctx context.Context, end run.Event) {
 		return
 	}
 	md, problem := finalText(answer, usedTool, end)
-	if problem != "" && p.style.Threads {
+	if problem != "" && p.d.Threads != chat.NoThreads {
 		w.postDetail(ctx, problem)
 	}
 	w.answer(ctx, md)
-	if p.style.Verbosity != Quiet && p.detailsShown() {
+	if p.verbosity != Quiet && p.detailsShown() {
 		if u := UsageLine(end); u != "" {
 			w.postDetail(ctx, "_"+u+"_")
 		}
@@ -158,14 +183,14 @@ func (w *worker) finish(ctx context.Context, end run.Event) {
 func (w *worker) answer(ctx context.Context, md string) {
 	p := w.p
 	text := p.format(md)
-	below := p.opts.ThreadOf != "" || !p.style.Threads
+	below := p.opts.At.ThreadOf != "" || p.d.Threads == chat.NoThreads
 	marker := p.format("_(continued in the thread)_")
 	if below {
 		marker = p.format("_(continued below)_")
 	}
-	parts := p.style.Split(text, p.style.MaxText)
+	parts := p.d.Split(text, p.d.MaxText)
 	if len(parts) > 1 {
-		parts = p.style.Split(text, p.style.MaxText-len([]rune(marker))-2)
+		parts = p.d.Split(text, p.d.MaxText-len([]rune(marker))-2)
 		parts[0] += "\n\n" + marker
 	}
 	if len(parts) == 0 {
@@ -173,18 +198,20 @@ func (w *worker) answer(ctx context.Context, md string) {
 	}
 	first := parts[0]
 	switch {
-	case w.main != "" && p.style.Edit:
-		if err := p.s.Update(ctx, w.main, first); err != nil {
+	case w.main != "" && p.d.Edit:
+		if err := p.s.Edit(ctx, w.mainAt, w.main, first); err != nil {
 			// The answer matters more than the status message: post it anew.
 			p.log.Warn("could not put the answer in place of the status message; posting it", "err", err)
-			w.main = w.post(ctx, p.opts.ThreadOf, first)
+			w.mainAt = p.top()
+			w.main = w.post(ctx, w.mainAt, first)
 		}
 	default:
-		w.main = w.post(ctx, p.opts.ThreadOf, first)
+		w.mainAt = p.top()
+		w.main = w.post(ctx, w.mainAt, first)
 	}
-	rest := p.opts.ThreadOf // the rest of the answer goes below it, or in the thread under it
+	rest := p.top() // the rest of the answer goes below it, or in the thread under it
 	if !below {
-		rest = w.main
+		rest = p.under(w.main)
 	}
 	for _, part := range parts[1:] {
 		w.post(ctx, rest, part)
@@ -195,19 +222,19 @@ func (w *worker) answer(ctx context.Context, md string) {
 // first, then the status message.
 func (w *worker) silence(ctx context.Context) {
 	p := w.p
-	if !p.style.Delete {
-		if w.main != "" && p.style.Edit {
-			_ = p.s.Update(ctx, w.main, p.format("_(nothing to report)_"))
+	if !p.d.Delete {
+		if w.main != "" && p.d.Edit {
+			_ = p.s.Edit(ctx, w.mainAt, w.main, p.format("_(nothing to report)_"))
 		}
 		return
 	}
 	for i := len(w.thread) - 1; i >= 0; i-- {
-		if err := p.s.Delete(ctx, w.thread[i]); err != nil {
+		if err := p.s.Delete(ctx, w.thread[i].at, w.thread[i].id); err != nil {
 			p.log.Warn("could not delete a detail post", "err", err)
 		}
 	}
 	if w.main != "" {
-		if err := p.s.Delete(ctx, w.main); err != nil {
+		if err := p.s.Delete(ctx, w.mainAt, w.main); err != nil {
 			p.log.Warn("could not delete the status message", "err", err)
 		}
 	}

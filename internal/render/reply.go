@@ -2,15 +2,19 @@ package render
 
 import (
 	"context"
+	"log/slog"
 	"sync"
 	"time"
 
 	"github.com/mom-agent/mom/internal/chat"
 )
 
-// Uploader sends a file into a channel; the chat adapters implement it (chat.Adapter).
-type Uploader interface {
-	Upload(ctx context.Context, channelID string, f chat.File) error
+// Typist is the optional ability of a Surface whose platform shows that the bot is typing
+// (Discord, Telegram). A run's Reply calls Typing when the run starts and then every
+// Dialect.TypingEvery until the run ends; a failure only costs the indicator.
+type Typist interface {
+	// Typing shows the indicator at at, for as long as the platform shows it.
+	Typing(ctx context.Context, at chat.Place) error
 }
 
 // Reply is one run's reply on a chat platform (a run.Reply): the Progress, files uploaded to
@@ -18,43 +22,58 @@ type Uploader interface {
 // one.
 type Reply struct {
 	*Progress
-	to       Uploader
-	channel  string
-	threadOf string
+	s  chat.Surface
+	at chat.Place // where the reply is, and its files go
 
 	stopTyping context.CancelFunc
 	typing     sync.WaitGroup
 }
 
-// NewReply wraps p into a reply whose files go to channelID, in the thread of threadOf when
-// it is not empty.
-func NewReply(p *Progress, to Uploader, channelID, threadOf string) *Reply {
-	return &Reply{Progress: p, to: to, channel: channelID, threadOf: threadOf, stopTyping: func() {}}
+// NewReply starts showing a run that answers trigger on s, written in d: the hub calls it for
+// every adapter that does not draw runs its own way. Where the reply goes follows d.Threads: a
+// mention inside a thread is answered in that thread unless d.ReplyIn is "channel"; on a
+// platform of reply chains the answer answers the message that asked, in groups. DMs and
+// events are answered at the top level. log receives platform failures.
+func NewReply(ctx context.Context, s chat.Surface, d chat.Dialect, trigger chat.Message, log *slog.Logger) *Reply {
+	opts := Options{At: chat.Place{ChannelID: trigger.ChannelID, Topic: trigger.Text}, Status: eventStatus(trigger), Log: log}
+	switch d.Threads {
+	case chat.InThreads:
+		opts.At.ThreadOf = replyThread(ReplyIn(d.ReplyIn), trigger)
+	case chat.ReplyChains:
+		if !trigger.IsDM && trigger.EventFile() == "" {
+			opts.ReplyTo = trigger.ID
+		}
+	}
+	r := &Reply{Progress: NewProgress(ctx, s, d, opts), s: s, at: opts.At, stopTyping: func() {}}
+	if t, ok := s.(Typist); ok && d.TypingEvery > 0 {
+		r.keepTyping(ctx, d.TypingEvery, t)
+	}
+	return r
 }
 
-// ReplyThread is the thread a reply to trigger goes into: the thread the trigger was written
+// replyThread is the thread a reply to trigger goes into: the thread the trigger was written
 // in, unless the adapter is set to reply in the channel. DMs and events are answered at the
 // top level.
-func ReplyThread(in ReplyIn, trigger chat.Message) string {
+func replyThread(in ReplyIn, trigger chat.Message) string {
 	if in == ReplyInChannel || trigger.IsDM {
 		return ""
 	}
 	return trigger.ReplyTo
 }
 
-// EventStatus is the first status text of a run that an event started, naming the event
+// eventStatus is the first status text of a run that an event started, naming the event
 // file; for a run a person started it is "", which shows "_Thinking…_".
-func EventStatus(trigger chat.Message) string {
+func eventStatus(trigger chat.Message) string {
 	if f := trigger.EventFile(); f != "" {
 		return "_Starting event: " + f + "_"
 	}
 	return ""
 }
 
-// KeepTyping shows the platform's typing indicator through send now and every interval until
+// keepTyping shows the typing indicator where the reply is, now and every interval until
 // Close, or until ctx ends. Failures only cost the indicator, so they are logged at debug
-// level and not retried. Call it once, right after NewReply.
-func (r *Reply) KeepTyping(ctx context.Context, every time.Duration, send func(context.Context) error) {
+// level and not retried.
+func (r *Reply) keepTyping(ctx context.Context, every time.Duration, t Typist) {
 	ctx, r.stopTyping = context.WithCancel(ctx)
 	r.typing.Add(1)
 	go func() {
@@ -62,7 +81,7 @@ func (r *Reply) KeepTyping(ctx context.Context, every time.Duration, send func(c
 		tick := time.NewTicker(every)
 		defer tick.Stop()
 		for {
-			if err := send(ctx); err != nil && ctx.Err() == nil {
+			if err := t.Typing(ctx, r.at); err != nil && ctx.Err() == nil {
 				r.log.Debug("could not show the typing indicator", "err", err)
 			}
 			select {
@@ -76,8 +95,7 @@ func (r *Reply) KeepTyping(ctx context.Context, every time.Duration, send func(c
 
 // Upload sends a file the agent attached to where the reply is.
 func (r *Reply) Upload(ctx context.Context, f chat.File) error {
-	f.ThreadOf = r.threadOf
-	return r.to.Upload(ctx, r.channel, f)
+	return r.s.Upload(ctx, r.at, f)
 }
 
 // Close stops the typing indicator and waits until the final state is on the platform.

@@ -1,5 +1,8 @@
-// Package render turns a run's events (package run) into what people see on a platform. This
-// file holds the usage summary every adapter shows at the end of a run.
+// Package render turns a run's events (package run) into what people see on a platform: the
+// model's markdown in each platform's markup, cut to its limits, and, on an adapter's raw
+// chat.Surface in its chat.Dialect, a run's reply (NewReply: progress, details, usage, long
+// answers) and the hub's short notices (Post). This file holds the usage summary every
+// adapter shows at the end of a run.
 package render
 
 import (

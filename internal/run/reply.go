@@ -6,9 +6,9 @@ import (
 	"github.com/mom-agent/mom/internal/chat"
 )
 
-// Reply shows one run to the people in a channel: it is what an adapter hands back when the
-// hub starts a run there (hub.Replier). Chat platforms build it with the shared renderer
-// (render.Reply); the terminal and the web chat draw runs their own way.
+// Reply shows one run to the people in a channel. When the hub starts a run it makes one with
+// the shared renderer (render.NewReply), on the adapter's Surface and in its Dialect, or asks
+// an adapter that draws runs its own way (hub.Replier: the terminal, the web chat).
 type Reply interface {
 	// Event receives the run's events in order; calls never overlap.
 	Event(ev Event)

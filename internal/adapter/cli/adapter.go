@@ -180,53 +180,6 @@ func (a *Adapter) Stop(ctx context.Context) error {
 	return nil
 }
 
-// Channels returns the terminal's one conversation.
-func (a *Adapter) Channels() []chat.Channel {
-	return []chat.Channel{{ID: a.opts.Channel, Name: "terminal", Kind: chat.KindDM}}
-}
-
-// Users returns the person at the terminal.
-func (a *Adapter) Users() []chat.User { return []chat.User{a.opts.User} }
-
-// Bot returns mom's identity in the terminal.
-func (a *Adapter) Bot() chat.User { return chat.User{ID: "mom", Username: "mom", IsBot: true} }
-
-// Caps describes the terminal: unlimited text, no editing.
-func (a *Adapter) Caps() chat.Caps { return chat.Caps{} }
-
-// Post prints a notice from mom (busy, stopping, ...).
-func (a *Adapter) Post(ctx context.Context, channelID string, out chat.Outgoing) (string, error) {
-	w := a.out
-	if a.opts.OneShot {
-		w = &writer{w: a.opts.Progress}
-	}
-	w.line(dim, out.Text)
-	return strconv.FormatInt(a.seq.Add(1), 10), nil
-}
-
-// Update prints the new text: a terminal cannot change what it printed.
-func (a *Adapter) Update(ctx context.Context, channelID, messageID, text string) error {
-	a.out.line(plain, text)
-	return nil
-}
-
-// Delete does nothing: a terminal cannot take back what it printed.
-func (a *Adapter) Delete(ctx context.Context, channelID, messageID string) error { return nil }
-
-// Upload shows where the attached file is; the person at the terminal can open it there.
-func (a *Adapter) Upload(ctx context.Context, channelID string, f chat.File) error {
-	w := a.out
-	if a.opts.OneShot {
-		w = &writer{w: a.opts.Progress}
-	}
-	title := ""
-	if f.Title != "" {
-		title = " (" + f.Title + ")"
-	}
-	w.line(dim, fmt.Sprintf("attached file: %s%s", f.Path, title))
-	return nil
-}
-
 // Reply shows one run.
 func (a *Adapter) Reply(ctx context.Context, channelID string, trigger chat.Message) run.Reply {
 	if a.opts.OneShot {

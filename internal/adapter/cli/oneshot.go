@@ -56,7 +56,7 @@ func (o *oneShot) Event(ev run.Event) {
 }
 
 func (o *oneShot) Upload(ctx context.Context, f chat.File) error {
-	return o.a.Upload(ctx, o.a.opts.Channel, f)
+	return o.a.Upload(ctx, chat.Place{ChannelID: o.a.opts.Channel}, f)
 }
 
 // Close prints the answer and records how the run ended for the exit status.

@@ -73,7 +73,7 @@ func (r *reply) Event(ev run.Event) {
 }
 
 func (r *reply) Upload(ctx context.Context, f chat.File) error {
-	return r.a.Upload(ctx, r.a.opts.Channel, f)
+	return r.a.Upload(ctx, chat.Place{ChannelID: r.a.opts.Channel}, f)
 }
 
 func (r *reply) Close(ctx context.Context) error {

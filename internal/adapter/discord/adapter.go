@@ -132,23 +132,12 @@ func New(opts Options) *Adapter {
 // Name is the adapter's key in config.json.
 func (a *Adapter) Name() string { return a.opts.Name }
 
-// Caps says what Discord can do.
-func (a *Adapter) Caps() chat.Caps {
-	return chat.Caps{MaxText: MaxText, Edit: true, Delete: true, Threads: true}
-}
-
 // Bot is the bot's own user, as Discord knows it.
 func (a *Adapter) Bot() chat.User {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.bot
 }
-
-// Channels returns the guild text channels the bot can see and the DMs it has had.
-func (a *Adapter) Channels() []chat.Channel { return a.dir.channelList() }
-
-// Users returns the members of the bot's guilds and the people who wrote to it.
-func (a *Adapter) Users() []chat.User { return a.dir.userList() }
 
 // Connected reports whether the gateway session is up (identified or resumed), for health
 // checks.

@@ -16,6 +16,7 @@ import (
 	"github.com/mom-agent/mom/internal/chat/chattest"
 	"github.com/mom-agent/mom/internal/config"
 	fakediscord "github.com/mom-agent/mom/internal/fake/discord"
+	"github.com/mom-agent/mom/internal/render"
 	"github.com/mom-agent/mom/internal/store"
 )
 
@@ -127,7 +128,7 @@ func TestAdapterDirectoryAndInbound(t *testing.T) {
 	if u, ok := a.dir.user(ada); !ok || u.DisplayName != "Countess" {
 		t.Errorf("ada = %+v; want her guild nickname shown", u)
 	}
-	if cs := a.Channels(); len(cs) != 1 || cs[0].Name != "general" {
+	if cs := a.Directory().Channels; len(cs) != 1 || cs[0].Name != "general" {
 		t.Errorf("channels = %+v", cs)
 	}
 	s.Say(general, bea, "chatter")
@@ -181,7 +182,8 @@ func TestAdapterResumeDeliversOnce(t *testing.T) {
 func TestAdapterOutbound(t *testing.T) {
 	a, s, _ := startAdapter(t)
 	ctx := context.Background()
-	id, err := a.Post(ctx, general, chat.Outgoing{Text: "hi @ada, " + strings.Repeat("word ", 500)})
+	at := chat.Place{ChannelID: general}
+	id, err := render.Post(ctx, a.Surface(), a.Dialect(), at, "hi @ada, "+strings.Repeat("word ", 500))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,27 +191,27 @@ func TestAdapterOutbound(t *testing.T) {
 	if len(msgs) != 2 || msgs[0].ID != id || !strings.HasPrefix(msgs[0].Content, "hi <@"+ada+">, ") {
 		t.Fatalf("a 2,500-character post became %d messages: %+v", len(msgs), msgs)
 	}
-	if err := a.Update(ctx, general, id, "edited"); err != nil {
+	if err := a.Edit(ctx, at, id, "edited"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.Post(ctx, general, chat.Outgoing{Text: "in the thread", ThreadOf: id}); err != nil {
+	if _, err := a.Post(ctx, chat.Place{ChannelID: general, ThreadOf: id}, "in the thread"); err != nil {
 		t.Fatal(err)
 	}
 	if th := s.Messages(id); len(th) != 1 || th[0].Content != "in the thread" {
 		t.Errorf("thread = %+v", th)
 	}
 	body := strings.NewReader("file body")
-	if err := a.Upload(ctx, general, chat.File{Name: "out.txt", Content: body, Size: body.Size(), Title: "Report"}); err != nil {
+	if err := a.Upload(ctx, at, chat.File{Name: "out.txt", Content: body, Size: body.Size(), Title: "Report"}); err != nil {
 		t.Fatal(err)
 	}
 	if ups := s.Uploads(); len(ups) != 1 || string(ups[0].Content) != "file body" || ups[0].Text != "**Report**" {
 		t.Errorf("uploads = %+v", ups)
 	}
-	if err := a.Delete(ctx, general, msgs[1].ID); err != nil {
+	if err := a.Delete(ctx, at, msgs[1].ID); err != nil {
 		t.Fatal(err)
 	}
 	s.RateLimit("PATCH /channels/{id}/messages/{id}", 1, 200*time.Millisecond)
-	if err := a.Update(ctx, general, id, "after a 429"); err != nil {
+	if err := a.Edit(ctx, at, id, "after a 429"); err != nil {
 		t.Fatal(err)
 	}
 	if got := s.Messages(general)[0]; got.Content != "after a 429" {

@@ -173,6 +173,12 @@ func (d *directory) channelName(id string) (string, bool) {
 	return c.Name, ok
 }
 
+// Directory returns the members of the bot's guilds and the people who wrote to it, and the
+// guild text channels the bot can see and the DMs it has had.
+func (a *Adapter) Directory() chat.Directory {
+	return chat.Directory{Users: a.dir.userList(), Channels: a.dir.channelList()}
+}
+
 func (d *directory) userList() []chat.User {
 	d.mu.Lock()
 	defer d.mu.Unlock()

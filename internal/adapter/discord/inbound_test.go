@@ -14,7 +14,7 @@ import (
 func TestRepliesAndRolesAddressTheBot(t *testing.T) {
 	a, s, in := startAdapter(t)
 	oncall := s.AddRole(fakediscord.Role{Name: "on call"})
-	answer, err := a.Post(context.Background(), general, chat.Outgoing{Text: "the answer"})
+	answer, err := a.Post(context.Background(), chat.Place{ChannelID: general}, "the answer")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,11 +48,11 @@ func TestThreadRefusedRepliesBelow(t *testing.T) {
 	s.SetOverwrites(general, fakediscord.Overwrite{ID: s.BotRoleID(), Type: fakediscord.OverwriteRole,
 		Deny: fakediscord.PermCreatePublicThreads})
 	ctx := context.Background()
-	answer, err := a.Post(ctx, general, chat.Outgoing{Text: "the answer"})
+	answer, err := a.Post(ctx, chat.Place{ChannelID: general}, "the answer")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.Post(ctx, general, chat.Outgoing{Text: "a detail", ThreadOf: answer}); err != nil {
+	if _, err := a.Post(ctx, chat.Place{ChannelID: general, ThreadOf: answer}, "a detail"); err != nil {
 		t.Fatal(err)
 	}
 	msgs := s.Messages(general)

@@ -15,7 +15,6 @@ import (
 	"github.com/disgoorg/snowflake/v2"
 
 	"github.com/mom-agent/mom/internal/chat"
-	"github.com/mom-agent/mom/internal/render"
 )
 
 // maxUpload is the largest file a bot may send without server boosts.
@@ -40,29 +39,16 @@ func retryAfter(err error) (time.Duration, bool) {
 	return time.Second, true
 }
 
-// format converts the model's markdown to Discord's, with @username of known people turned
-// into real mentions.
-func (a *Adapter) format(md string) string {
-	return render.Discord(md, render.IDMention(a.dir.byUsername))
-}
+// Surface is where mom writes in Discord: the adapter itself.
+func (a *Adapter) Surface() chat.Surface { return a }
 
-// Post sends markdown as one or more messages (split at Discord's limit) and returns the
-// first one's id.
-func (a *Adapter) Post(ctx context.Context, channelID string, out chat.Outgoing) (string, error) {
-	return render.PostParts(render.Split(a.format(out.Text), MaxText), func(part string) (string, error) {
-		id, _, err := a.postRaw(ctx, channelID, out.ThreadOf, part, "")
-		return id, err
-	})
-}
-
-// postRaw sends text that is already Discord markdown into a channel, or into the thread of
-// threadOf (created from that message when it has none yet; below it, as a reply, where
-// Discord has no threads). threadName names a thread it creates. It returns the new message's
-// id and the channel or thread it went to.
-func (a *Adapter) postRaw(ctx context.Context, channelID, threadOf, text, threadName string) (id, target string, err error) {
-	target, reply, err := a.threadFor(ctx, channelID, threadOf, threadName)
+// Post sends one message of Discord markdown into a channel, or into the thread of
+// at.ThreadOf (created from that message when it has none yet, named after at.Topic; below
+// it, as a reply, where Discord has no threads). It returns the new message's id.
+func (a *Adapter) Post(ctx context.Context, at chat.Place, text string) (string, error) {
+	target, reply, err := a.threadFor(ctx, at.ChannelID, at.ThreadOf, threadName(at.Topic))
 	if err != nil {
-		return "", "", err
+		return "", err
 	}
 	mc := discord.MessageCreate{Content: text}
 	if reply != "" {
@@ -74,9 +60,9 @@ func (a *Adapter) postRaw(ctx context.Context, channelID, threadOf, text, thread
 		return err
 	})
 	if err != nil {
-		return "", "", fmt.Errorf("post to Discord channel %s: %w", target, explain(err))
+		return "", fmt.Errorf("post to Discord channel %s: %w", target, explain(err))
 	}
-	return msg.ID.String(), target, nil
+	return msg.ID.String(), nil
 }
 
 // threadFor says where a post "in the thread of threadOf" goes: the channel itself when
@@ -97,9 +83,6 @@ func (a *Adapter) threadFor(ctx context.Context, channelID, threadOf, name strin
 	if _, ok := a.dir.parentOf(threadOf); ok {
 		return threadOf, "", nil // created while this call waited
 	}
-	if name == "" {
-		name = "Details"
-	}
 	err = a.rate.Do(ctx, func() error {
 		_, err := a.threads.CreateThreadFromMessage(mustID(channelID), mustID(threadOf),
 			discord.ThreadCreateFromMessage{Name: name, AutoArchiveDuration: discord.AutoArchiveDuration24h}, rest.WithCtx(ctx))
@@ -117,16 +100,21 @@ func (a *Adapter) threadFor(ctx context.Context, channelID, threadOf, name strin
 	return "", "", fmt.Errorf("create a thread in Discord channel %s: %w", channelID, explain(err))
 }
 
-// Update replaces a message's text with markdown (cut to Discord's limit).
-func (a *Adapter) Update(ctx context.Context, channelID, messageID, text string) error {
-	parts := render.Split(a.format(text), MaxText)
-	if len(parts) == 0 {
-		parts = []string{"\u200b"}
+// posted is the channel or thread a message posted at at went to: the thread of at.ThreadOf
+// when Post found or made one there, else the channel.
+func (a *Adapter) posted(at chat.Place) string {
+	if at.ThreadOf == "" {
+		return at.ChannelID
 	}
-	return a.updateRaw(ctx, channelID, messageID, parts[0])
+	if _, ok := a.dir.parentOf(at.ThreadOf); ok {
+		return at.ThreadOf
+	}
+	return at.ChannelID
 }
 
-func (a *Adapter) updateRaw(ctx context.Context, channelID, messageID, text string) error {
+// Edit replaces a message's text with Discord markdown.
+func (a *Adapter) Edit(ctx context.Context, at chat.Place, messageID, text string) error {
+	channelID := a.posted(at)
 	err := a.rate.Do(ctx, func() error {
 		_, err := a.channels.UpdateMessage(mustID(channelID), mustID(messageID), discord.MessageUpdate{Content: &text}, rest.WithCtx(ctx))
 		return err
@@ -138,7 +126,8 @@ func (a *Adapter) updateRaw(ctx context.Context, channelID, messageID, text stri
 }
 
 // Delete removes a message the bot posted.
-func (a *Adapter) Delete(ctx context.Context, channelID, messageID string) error {
+func (a *Adapter) Delete(ctx context.Context, at chat.Place, messageID string) error {
+	channelID := a.posted(at)
 	err := a.rate.Do(ctx, func() error {
 		return a.channels.DeleteMessage(mustID(channelID), mustID(messageID), rest.WithCtx(ctx))
 	})
@@ -148,14 +137,14 @@ func (a *Adapter) Delete(ctx context.Context, channelID, messageID string) error
 	return nil
 }
 
-// Upload sends a file from the host into the channel (or the thread of f.ThreadOf) as a
+// Upload sends a file from the host into the channel (or the thread of at.ThreadOf) as a
 // message with the file attached; the title, when it says more than the name, is its text.
-func (a *Adapter) Upload(ctx context.Context, channelID string, f chat.File) error {
+func (a *Adapter) Upload(ctx context.Context, at chat.Place, f chat.File) error {
 	name := f.Name
 	if f.Size > maxUpload {
 		return fmt.Errorf("upload to Discord: %s is %d MB, over Discord's %d MB limit for bots", name, f.Size>>20, maxUpload>>20)
 	}
-	target, reply, err := a.threadFor(ctx, channelID, f.ThreadOf, "")
+	target, reply, err := a.threadFor(ctx, at.ChannelID, at.ThreadOf, threadName(at.Topic))
 	if err != nil {
 		return err
 	}
@@ -178,9 +167,14 @@ func (a *Adapter) Upload(ctx context.Context, channelID string, f chat.File) err
 	return nil
 }
 
-// sendTyping shows "mom is typing…" in a channel for ten seconds or until mom posts.
-func (a *Adapter) sendTyping(ctx context.Context, channelID string) error {
-	return a.channels.SendTyping(mustID(channelID), rest.WithCtx(ctx))
+// Typing shows "mom is typing…" where at is, the thread of at.ThreadOf or else the channel,
+// for ten seconds or until mom posts there (render.Typist).
+func (a *Adapter) Typing(ctx context.Context, at chat.Place) error {
+	where := at.ChannelID
+	if at.ThreadOf != "" {
+		where = at.ThreadOf
+	}
+	return a.channels.SendTyping(mustID(where), rest.WithCtx(ctx))
 }
 
 // mustID reads a Discord id. The ids mom passes come from Discord, so a bad one is a bug; it

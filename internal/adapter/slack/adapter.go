@@ -103,23 +103,12 @@ func New(opts Options) *Adapter {
 // Name is the adapter's key in config.json.
 func (a *Adapter) Name() string { return a.opts.Name }
 
-// Caps says what Slack can do.
-func (a *Adapter) Caps() chat.Caps {
-	return chat.Caps{MaxText: MaxText, Edit: true, Delete: true, Threads: true}
-}
-
 // Bot is the bot's own user, as Slack knows it.
 func (a *Adapter) Bot() chat.User {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.bot
 }
-
-// Channels returns the conversations the bot is a member of.
-func (a *Adapter) Channels() []chat.Channel { return a.dir.channels() }
-
-// Users returns the workspace's people and bots.
-func (a *Adapter) Users() []chat.User { return a.dir.users() }
 
 // Start checks the tokens, loads the workspace's users and channels, catches up on channels
 // with history, and opens the Socket Mode connection. It returns once events can arrive.

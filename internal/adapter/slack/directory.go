@@ -24,6 +24,12 @@ type directory struct {
 	unknowns map[string]bool   // user ids users.info could not tell, so it is asked once
 }
 
+// Directory returns the workspace's people and bots, and the conversations the bot is a
+// member of.
+func (a *Adapter) Directory() chat.Directory {
+	return chat.Directory{Users: a.dir.users(), Channels: a.dir.channels()}
+}
+
 func newDirectory(a *Adapter) *directory {
 	return &directory{a: a, byID: make(map[string]chat.User), chans: make(map[string]chat.Channel),
 		imOf: make(map[string]string), unknowns: make(map[string]bool)}

@@ -22,72 +22,65 @@ func retryAfter(err error) (time.Duration, bool) {
 	return 0, false
 }
 
-// mrkdwn converts the model's markdown to Slack's markup, with @username of people in the
-// workspace turned into real mentions.
-func (a *Adapter) mrkdwn(md string) string {
-	return render.Mrkdwn(md, render.IDMention(a.dir.byUsername))
+// Surface is where mom writes in the workspace: the adapter itself.
+func (a *Adapter) Surface() chat.Surface { return a }
+
+// Dialect is how mom writes in Slack: mrkdwn, with @username of people in the workspace
+// turned into real mentions; up to MaxText in a message; threads under any message; and the
+// placement and verbosity config.json chose.
+func (a *Adapter) Dialect() chat.Dialect {
+	mrkdwn := func(md string) string { return render.Mrkdwn(md, render.IDMention(a.dir.byUsername)) }
+	return chat.Dialect{Format: mrkdwn, MaxText: MaxText, Edit: true, Delete: true, Threads: chat.InThreads,
+		// Within Slack's rate limit for chat.update: about one a second per channel before it
+		// starts answering 429.
+		EditEvery: 1200 * time.Millisecond,
+		Verbosity: string(a.opts.Config.Verbosity), ReplyIn: string(a.opts.Config.ReplyIn)}
 }
 
-// Post sends markdown as one or more messages (split at Slack's limit) and returns the first
-// one's ts.
-func (a *Adapter) Post(ctx context.Context, channelID string, out chat.Outgoing) (string, error) {
-	return render.PostParts(render.Split(a.mrkdwn(out.Text), MaxText), func(part string) (string, error) {
-		return a.postRaw(ctx, channelID, out.ThreadOf, part)
-	})
-}
-
-// postRaw sends text that is already mrkdwn.
-func (a *Adapter) postRaw(ctx context.Context, channelID, threadOf, text string) (string, error) {
+// Post sends one message of mrkdwn and returns its ts.
+func (a *Adapter) Post(ctx context.Context, at chat.Place, text string) (string, error) {
 	opts := []slackgo.MsgOption{slackgo.MsgOptionText(text, false), slackgo.MsgOptionDisableLinkUnfurl()}
-	if threadOf != "" {
-		opts = append(opts, slackgo.MsgOptionTS(threadOf))
+	if at.ThreadOf != "" {
+		opts = append(opts, slackgo.MsgOptionTS(at.ThreadOf))
 	}
 	var ts string
 	err := a.rate.Do(ctx, func() (err error) {
-		_, ts, err = a.api.PostMessageContext(ctx, channelID, opts...)
+		_, ts, err = a.api.PostMessageContext(ctx, at.ChannelID, opts...)
 		return err
 	})
 	if err != nil {
-		return "", fmt.Errorf("post to Slack channel %s: %w", channelID, explain(err))
+		return "", fmt.Errorf("post to Slack channel %s: %w", at.ChannelID, explain(err))
 	}
 	return ts, nil
 }
 
-// Update replaces a message's text with markdown (cut to Slack's limit).
-func (a *Adapter) Update(ctx context.Context, channelID, messageID, text string) error {
-	parts := render.Split(a.mrkdwn(text), MaxText)
-	if len(parts) == 0 {
-		parts = []string{" "}
-	}
-	return a.updateRaw(ctx, channelID, messageID, parts[0])
-}
-
-func (a *Adapter) updateRaw(ctx context.Context, channelID, ts, text string) error {
+// Edit replaces a message's text with mrkdwn.
+func (a *Adapter) Edit(ctx context.Context, at chat.Place, ts, text string) error {
 	err := a.rate.Do(ctx, func() error {
-		_, _, _, err := a.api.UpdateMessageContext(ctx, channelID, ts, slackgo.MsgOptionText(text, false))
+		_, _, _, err := a.api.UpdateMessageContext(ctx, at.ChannelID, ts, slackgo.MsgOptionText(text, false))
 		return err
 	})
 	if err != nil {
-		return fmt.Errorf("edit Slack message %s in %s: %w", ts, channelID, explain(err))
+		return fmt.Errorf("edit Slack message %s in %s: %w", ts, at.ChannelID, explain(err))
 	}
 	return nil
 }
 
 // Delete removes a message the bot posted.
-func (a *Adapter) Delete(ctx context.Context, channelID, messageID string) error {
+func (a *Adapter) Delete(ctx context.Context, at chat.Place, ts string) error {
 	err := a.rate.Do(ctx, func() error {
-		_, _, err := a.api.DeleteMessageContext(ctx, channelID, messageID)
+		_, _, err := a.api.DeleteMessageContext(ctx, at.ChannelID, ts)
 		return err
 	})
 	if err != nil {
-		return fmt.Errorf("delete Slack message %s in %s: %w", messageID, channelID, explain(err))
+		return fmt.Errorf("delete Slack message %s in %s: %w", ts, at.ChannelID, explain(err))
 	}
 	return nil
 }
 
 // Upload sends a file from the host into the channel (or a thread of it), through Slack's
 // three-step external upload.
-func (a *Adapter) Upload(ctx context.Context, channelID string, f chat.File) error {
+func (a *Adapter) Upload(ctx context.Context, at chat.Place, f chat.File) error {
 	name := f.Name
 	if f.Size == 0 {
 		return fmt.Errorf("upload to Slack: %s is empty, and Slack does not take empty files", name)
@@ -99,12 +92,12 @@ func (a *Adapter) Upload(ctx context.Context, channelID string, f chat.File) err
 	err := a.rate.Do(ctx, func() error {
 		_, err := a.api.UploadFileContext(ctx, slackgo.UploadFileParameters{
 			Reader: io.NewSectionReader(f.Content, 0, f.Size), FileSize: int(f.Size), Filename: name, Title: title,
-			Channel: channelID, ThreadTimestamp: f.ThreadOf,
+			Channel: at.ChannelID, ThreadTimestamp: at.ThreadOf,
 		})
 		return err
 	})
 	if err != nil {
-		return fmt.Errorf("upload %s to Slack channel %s: %w", name, channelID, explain(err))
+		return fmt.Errorf("upload %s to Slack channel %s: %w", name, at.ChannelID, explain(err))
 	}
 	return nil
 }

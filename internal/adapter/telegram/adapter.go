@@ -116,12 +116,6 @@ func New(opts Options) (*Adapter, error) {
 // Name is the adapter's key in config.json.
 func (a *Adapter) Name() string { return a.opts.Name }
 
-// Caps says what Telegram can do. Threads stands for replies: details are replies to the
-// answer.
-func (a *Adapter) Caps() chat.Caps {
-	return chat.Caps{MaxText: MaxText, Edit: true, Delete: true, Threads: true}
-}
-
 // Bot is the bot's own user, as Telegram knows it.
 func (a *Adapter) Bot() chat.User {
 	a.mu.Lock()
@@ -138,13 +132,6 @@ func (a *Adapter) startedAt() time.Time {
 // Connected reports whether the adapter is receiving updates: the bot signed in and the last
 // getUpdates call did not fail.
 func (a *Adapter) Connected() bool { return a.connected.Load() }
-
-// Channels returns the chats (and forum topics) the bot has heard from since it started: the
-// Bot API has no way to list them.
-func (a *Adapter) Channels() []chat.Channel { return a.dir.channels() }
-
-// Users returns the people the bot has heard from since it started.
-func (a *Adapter) Users() []chat.User { return a.dir.users() }
 
 // Start checks the token (getMe) and starts polling for updates.
 func (a *Adapter) Start(ctx context.Context, in chat.Inbox) error {

@@ -83,6 +83,12 @@ func (d *directory) mention(username string) (string, bool) {
 	return `<a href="tg://user?id=` + p.ID + `">` + htmlEscape(p.DisplayName) + "</a>", true
 }
 
+// Directory returns the people, and the chats (and forum topics), the bot has heard from
+// since it started: the Bot API has no way to list them.
+func (a *Adapter) Directory() chat.Directory {
+	return chat.Directory{Users: a.dir.users(), Channels: a.dir.channels()}
+}
+
 func (d *directory) users() []chat.User {
 	d.mu.Lock()
 	defer d.mu.Unlock()

@@ -68,7 +68,7 @@ func TestMemberChannels(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer a.Stop(context.Background())
-	s.WaitFor(t, "every chat heard from", func() bool { return len(a.Channels()) == 8 })
+	s.WaitFor(t, "every chat heard from", func() bool { return len(a.Directory().Channels) == 8 })
 	s.DeleteChat(gone)
 
 	ctx := context.Background()

@@ -26,10 +26,6 @@ func retryAfter(err error) (time.Duration, bool) {
 	return 0, false
 }
 
-// html converts the model's markdown to Telegram HTML, with @username of people mom has
-// heard from turned into mentions.
-func (a *Adapter) html(md string) string { return render.TelegramHTML(md, a.dir.mention) }
-
 // markupRefused reports whether Telegram refused a message's HTML, which sending it again as
 // plain text fixes.
 func markupRefused(err error) bool {
@@ -103,34 +99,32 @@ func (a *Adapter) editHTML(ctx context.Context, channelID string, messageID int,
 	return nil
 }
 
-// Post sends markdown as one or more messages (split at Telegram's limit) and returns the
-// first one's id. With ThreadOf set, the messages reply to that message.
-func (a *Adapter) Post(ctx context.Context, channelID string, out chat.Outgoing) (string, error) {
-	replyTo, _ := strconv.Atoi(out.ThreadOf)
-	return render.PostParts(render.SplitTelegramHTML(a.html(out.Text), MaxText), func(part string) (string, error) {
-		id, err := a.sendHTML(ctx, channelID, replyTo, part)
-		if err != nil {
-			return "", err
-		}
-		return strconv.Itoa(id), nil
-	})
+// Surface is where mom writes in Telegram: the adapter itself.
+func (a *Adapter) Surface() chat.Surface { return a }
+
+// Post sends one message of Telegram HTML and returns its id. With at.ThreadOf set, it
+// replies to that message.
+func (a *Adapter) Post(ctx context.Context, at chat.Place, markup string) (string, error) {
+	replyTo, _ := strconv.Atoi(at.ThreadOf)
+	id, err := a.sendHTML(ctx, at.ChannelID, replyTo, markup)
+	if err != nil {
+		return "", err
+	}
+	return strconv.Itoa(id), nil
 }
 
-// Update replaces a message's text with markdown (cut to Telegram's limit).
-func (a *Adapter) Update(ctx context.Context, channelID, messageID, text string) error {
+// Edit replaces a message's text with Telegram HTML.
+func (a *Adapter) Edit(ctx context.Context, at chat.Place, messageID, markup string) error {
 	id, err := strconv.Atoi(messageID)
 	if err != nil {
 		return fmt.Errorf("%q is not a Telegram message id", messageID)
 	}
-	parts := render.SplitTelegramHTML(a.html(text), MaxText)
-	if len(parts) == 0 {
-		parts = []string{"…"}
-	}
-	return a.editHTML(ctx, channelID, id, parts[0])
+	return a.editHTML(ctx, at.ChannelID, id, markup)
 }
 
 // Delete removes a message the bot sent.
-func (a *Adapter) Delete(ctx context.Context, channelID, messageID string) error {
+func (a *Adapter) Delete(ctx context.Context, at chat.Place, messageID string) error {
+	channelID := at.ChannelID
 	chatID, _, err := parseChannel(channelID)
 	if err != nil {
 		return err
@@ -159,10 +153,11 @@ const maxCaption = 1000
 // maxPhoto is the largest image sendPhoto takes; larger ones go as documents.
 const maxPhoto = 10 << 20
 
-// Upload sends a file from the host into the channel (its topic, if any): pictures with
-// sendPhoto so they show inline, anything else (and pictures Telegram will not take as
-// photos) with sendDocument. The title becomes the caption.
-func (a *Adapter) Upload(ctx context.Context, channelID string, f chat.File) error {
+// Upload sends a file from the host into the channel (its topic, if any), as a reply to
+// at.ThreadOf when it is set: pictures with sendPhoto so they show inline, anything else (and
+// pictures Telegram will not take as photos) with sendDocument. The title becomes the caption.
+func (a *Adapter) Upload(ctx context.Context, at chat.Place, f chat.File) error {
+	channelID := at.ChannelID
 	chatID, topic, err := parseChannel(channelID)
 	if err != nil {
 		return err
@@ -174,7 +169,7 @@ func (a *Adapter) Upload(ctx context.Context, channelID string, f chat.File) err
 	case f.Size > maxUpload:
 		return fmt.Errorf("upload to Telegram: %s is %d MB, and bots may send files only up to %d MB", name, f.Size>>20, maxUpload>>20)
 	}
-	replyTo, _ := strconv.Atoi(f.ThreadOf)
+	replyTo, _ := strconv.Atoi(at.ThreadOf)
 	var reply *models.ReplyParameters
 	if replyTo != 0 {
 		reply = &models.ReplyParameters{MessageID: replyTo, AllowSendingWithoutReply: true}
@@ -207,6 +202,17 @@ func (a *Adapter) Upload(ctx context.Context, channelID string, f chat.File) err
 		a.log.Info("Telegram would not take the picture as a photo; sending it as a file", "file", name, "err", err)
 	}
 	return uploadErr(name, channelID, upload(false))
+}
+
+// Typing shows "typing…" in the chat of at (its topic, if any) for five seconds or until the
+// bot sends a message there (render.Typist).
+func (a *Adapter) Typing(ctx context.Context, at chat.Place) error {
+	chatID, topic, err := parseChannel(at.ChannelID)
+	if err != nil {
+		return err
+	}
+	_, err = a.api.SendChatAction(ctx, &bot.SendChatActionParams{ChatID: chatID, MessageThreadID: topic, Action: models.ChatActionTyping})
+	return err
 }
 
 func uploadErr(name, channelID string, err error) error {

@@ -89,31 +89,8 @@ func New(opts Options) *Adapter {
 // Name is the adapter's key in config.json.
 func (a *Adapter) Name() string { return a.opts.Name }
 
-// Caps describes the browser: any length, and notices can change.
-func (a *Adapter) Caps() chat.Caps { return chat.Caps{Edit: true, Delete: true} }
-
 // Bot is mom's identity in the web chat; its replies are logged under it.
 func (a *Adapter) Bot() chat.User { return chat.User{ID: "mom", Username: "mom", IsBot: true} }
-
-// Users returns the people who have written since mom started.
-func (a *Adapter) Users() []chat.User {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return chat.SortedUsers(a.users)
-}
-
-// Channels returns the web chat's channels: the default one and every one with a directory.
-func (a *Adapter) Channels() []chat.Channel {
-	ids, err := a.channelIDs()
-	if err != nil {
-		a.log.Warn("could not list the web channels", "err", err)
-	}
-	out := make([]chat.Channel, len(ids))
-	for i, id := range ids {
-		out[i] = chat.Channel{ID: id, Name: id, Kind: chat.KindChannel}
-	}
-	return out
-}
 
 // Watch gives the chat the names of every configured adapter, to read event files with. Call
 // it before Start.

@@ -33,7 +33,7 @@ const (
 
 // listChannels answers GET /api/channels.
 func (a *Adapter) listChannels(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]any{"adapter": a.opts.Name, "channels": a.Channels()})
+	writeJSON(w, http.StatusOK, map[string]any{"adapter": a.opts.Name, "channels": a.channels()})
 }
 
 // createChannel answers POST /api/channels {"name": "..."}: it makes web/<name>'s directory.

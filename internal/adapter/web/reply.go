@@ -105,7 +105,7 @@ func (r *reply) Event(ev run.Event) {
 
 // Upload offers a file the agent attached for download.
 func (r *reply) Upload(ctx context.Context, f chat.File) error {
-	return r.a.Upload(ctx, r.channel, f)
+	return r.a.Upload(ctx, chat.Place{ChannelID: r.channel}, f)
 }
 
 // Close has nothing to wait for: frames are queued per browser.
@@ -136,30 +136,38 @@ func cut(s string) string {
 	return s[:n] + fmt.Sprintf("\n… (%d more bytes)", len(s)-n)
 }
 
+// Surface is the web chat: the adapter itself.
+func (a *Adapter) Surface() chat.Surface { return a }
+
+// Dialect is how mom writes in the web chat: markdown as it is (the page renders it), any
+// length; notes can change and go.
+func (a *Adapter) Dialect() chat.Dialect { return chat.Dialect{Edit: true, Delete: true} }
+
 // Post shows a short note from mom (busy, stopping, …) to the browsers in the channel, after
 // the message it answers (see notes).
-func (a *Adapter) Post(ctx context.Context, channelID string, out chat.Outgoing) (string, error) {
+func (a *Adapter) Post(ctx context.Context, at chat.Place, text string) (string, error) {
 	id := a.nextID(time.Now())
-	a.notes.send(frame{Type: "notice", Channel: channelID, ID: id, Text: out.Text})
+	a.notes.send(frame{Type: "notice", Channel: at.ChannelID, ID: id, Text: text})
 	return id, nil
 }
 
-// Update changes a note.
-func (a *Adapter) Update(ctx context.Context, channelID, messageID, text string) error {
-	a.notes.send(frame{Type: "notice_edit", Channel: channelID, ID: messageID, Text: text})
+// Edit changes a note.
+func (a *Adapter) Edit(ctx context.Context, at chat.Place, messageID, text string) error {
+	a.notes.send(frame{Type: "notice_edit", Channel: at.ChannelID, ID: messageID, Text: text})
 	return nil
 }
 
 // Delete withdraws a note.
-func (a *Adapter) Delete(ctx context.Context, channelID, messageID string) error {
-	a.notes.send(frame{Type: "notice_gone", Channel: channelID, ID: messageID})
+func (a *Adapter) Delete(ctx context.Context, at chat.Place, messageID string) error {
+	a.notes.send(frame{Type: "notice_gone", Channel: at.ChannelID, ID: messageID})
 	return nil
 }
 
 // Upload copies a file into the channel's attachments/, logs it as mom's message and offers
 // it for download. Only files copied there can be downloaded: the page never names a path of
 // its own.
-func (a *Adapter) Upload(ctx context.Context, channelID string, f chat.File) error {
+func (a *Adapter) Upload(ctx context.Context, at chat.Place, f chat.File) error {
+	channelID := at.ChannelID
 	ch, err := a.opts.Store.Channel(a.opts.Name, channelID)
 	if err != nil {
 		return err
