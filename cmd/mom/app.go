@@ -120,7 +120,8 @@ func (a *app) build(std stdio) error {
 		Retry: agent.RetryPolicy{
 			MaxRetries: a.cfg.Retry.MaxRetries, BaseDelay: a.cfg.Retry.BaseDelay, MaxDelay: a.cfg.Retry.MaxDelay,
 		},
-		Compaction: agent.CompactionSettings(a.cfg.Compaction),
+		Compaction:   agent.CompactionSettings(a.cfg.Compaction),
+		PlatformName: adapter.Builtin().Name,
 	})
 	a.hub = hub.New(st, a.agent, a.log, hub.Options{MaxConcurrentRuns: a.cfg.MaxConcurrentRuns})
 	return nil
