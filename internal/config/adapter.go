@@ -25,9 +25,9 @@ type Adapter struct {
 	// Options are the platform's own settings, from the entry's other keys. Their type
 	// belongs to the platform's package, which reads them back when it builds the adapter.
 	Options Options
-	// Platform is what config knows of Type. It is nil for an entry made in code rather
-	// than read from config.json (mom run's terminal, tests), which then has no groups to
-	// describe and is no terminal as far as CheckServe is concerned.
+	// Platform is what config knows of Type. It may be nil for an entry made in code
+	// rather than read from config.json (tests), which then has no groups to describe, calls
+	// its groups channels, and is no terminal as far as CheckServe is concerned.
 	Platform *Platform
 }
 
