@@ -1,11 +1,8 @@
 package discord
 
 import (
-	"fmt"
-
 	"github.com/mom-agent/mom/internal/adapter/platform"
 	"github.com/mom-agent/mom/internal/chat"
-	"github.com/mom-agent/mom/internal/config"
 )
 
 // Kind is Discord's "type" in config.json.
@@ -13,14 +10,11 @@ const Kind platform.Kind = "discord"
 
 // Platform is Discord as mom's registry of platforms knows it.
 func Platform() platform.Spec {
-	return platform.Spec{Name: "Discord", Config: configPlatform(), New: build}
-}
-
-// build makes the adapter of a config entry.
-func build(e config.Adapter, env platform.Env) (chat.Adapter, error) {
-	c, ok := e.Options.(*Config)
-	if !ok {
-		return nil, fmt.Errorf("adapter %s: no Discord settings", e.Name)
+	return platform.Spec{
+		Name:   "Discord",
+		Config: configPlatform(),
+		New: platform.Build(func(name string, c *Config, env platform.Env) (chat.Adapter, error) {
+			return New(Options{Name: name, Config: *c, Store: env.Store, Log: env.Log}), nil
+		}),
 	}
-	return New(Options{Name: e.Name, Config: *c, Store: env.Store, Log: env.Log}), nil
 }

@@ -10,6 +10,7 @@ package platform
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 
@@ -43,6 +44,19 @@ type Spec struct {
 
 // Kind is the platform's kind: its config entries' "type".
 func (s Spec) Kind() Kind { return Kind(s.Config.Type) }
+
+// Build makes a Spec.New from make, which builds an adapter from the platform's own settings
+// of type T (what its Decode returned). An entry made in code without them is an error
+// naming the adapter.
+func Build[T config.Options](make func(name string, settings T, env Env) (chat.Adapter, error)) func(config.Adapter, Env) (chat.Adapter, error) {
+	return func(e config.Adapter, env Env) (chat.Adapter, error) {
+		c, ok := e.Options.(T)
+		if !ok {
+			return nil, fmt.Errorf("adapter %s: its entry has no %s settings", e.Name, e.Type)
+		}
+		return make(e.Name, c, env)
+	}
+}
 
 // Env is what mom hands a platform's New besides the adapter's config entry.
 type Env struct {

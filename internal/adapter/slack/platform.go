@@ -8,7 +8,6 @@ import (
 
 	"github.com/mom-agent/mom/internal/adapter/platform"
 	"github.com/mom-agent/mom/internal/chat"
-	"github.com/mom-agent/mom/internal/config"
 )
 
 // Kind is Slack's "type" in config.json.
@@ -18,20 +17,13 @@ const Kind platform.Kind = "slack"
 // adapter is built, and `mom slack-manifest`.
 func Platform() platform.Spec {
 	return platform.Spec{
-		Name:     "Slack",
-		Config:   configPlatform(),
-		New:      build,
+		Name:   "Slack",
+		Config: configPlatform(),
+		New: platform.Build(func(name string, c *Config, env platform.Env) (chat.Adapter, error) {
+			return New(Options{Name: name, Config: *c, Store: env.Store, Log: env.Log}), nil
+		}),
 		Commands: []platform.Command{manifestCommand()},
 	}
-}
-
-// build makes the adapter of a config entry.
-func build(e config.Adapter, env platform.Env) (chat.Adapter, error) {
-	c, ok := e.Options.(*Config)
-	if !ok {
-		return nil, fmt.Errorf("adapter %s: no Slack settings", e.Name)
-	}
-	return New(Options{Name: e.Name, Config: *c, Store: env.Store, Log: env.Log}), nil
 }
 
 // manifestCommand is `mom slack-manifest [--name mom]`: print the app manifest to paste into
