@@ -56,3 +56,12 @@ var (
 	_ agent.Membership = (*cliadapter.Adapter)(nil)
 	_ agent.Membership = (*webadapter.Adapter)(nil)
 )
+
+// The app's own abilities (abilities.go and ready.go): what it needs of particular adapters,
+// which it builds through the registry of platforms without knowing their types.
+var (
+	_ downloader   = (*slackadapter.Adapter)(nil)
+	_ keyboard     = (*cliadapter.Adapter)(nil)
+	_ oneShot      = (*cliadapter.Adapter)(nil)
+	_ healthServer = (*webadapter.Adapter)(nil)
+)

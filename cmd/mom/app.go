@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/mom-agent/mom/internal/adapter"
 	"github.com/mom-agent/mom/internal/agent"
 	"github.com/mom-agent/mom/internal/config"
 	"github.com/mom-agent/mom/internal/customtools"
@@ -41,8 +42,7 @@ func loadConfig(dir string, fl commonFlags, std stdio) (*config.Config, error) {
 		return nil, err
 	}
 	if created {
-		fmt.Fprintf(std.err, "Created %s with the terminal and the web chat enabled. Edit it to add Slack, Discord or Telegram.\n",
-			filepath.Join(dir, "config.json"))
+		fmt.Fprintln(std.err, config.TemplateWritten(filepath.Join(dir, config.FileName)))
 	}
 	return readConfig(filepath.Join(dir, config.FileName), fl)
 }
@@ -50,7 +50,7 @@ func loadConfig(dir string, fl commonFlags, std stdio) (*config.Config, error) {
 // readConfig loads a config file, applies the command-line overrides and resolves defaults
 // that depend on the environment (the provider and its key).
 func readConfig(path string, fl commonFlags) (*config.Config, error) {
-	cfg, err := config.Load(path)
+	cfg, err := config.Load(path, adapter.Builtin().Config()...)
 	if err != nil {
 		return nil, err
 	}
@@ -120,7 +120,8 @@ func (a *app) build(std stdio) error {
 		Retry: agent.RetryPolicy{
 			MaxRetries: a.cfg.Retry.MaxRetries, BaseDelay: a.cfg.Retry.BaseDelay, MaxDelay: a.cfg.Retry.MaxDelay,
 		},
-		Compaction: agent.CompactionSettings(a.cfg.Compaction),
+		Compaction:   agent.CompactionSettings(a.cfg.Compaction),
+		PlatformName: adapter.Builtin().Name,
 	})
 	a.hub = hub.New(st, a.agent, a.log, hub.Options{MaxConcurrentRuns: a.cfg.MaxConcurrentRuns})
 	return nil

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/mom-agent/mom/internal/adapter"
 	"github.com/mom-agent/mom/internal/config"
 	"github.com/mom-agent/mom/internal/customtools"
 	"github.com/mom-agent/mom/internal/tools"
@@ -32,8 +33,9 @@ func cmdCheck(args []string, std stdio) error {
 	if _, err := newExecutor(context.Background(), &cfg.Sandbox, filepath.Join(dir, "workspace"), quiet); err != nil {
 		return err
 	}
+	platforms := adapter.Builtin()
 	for _, ac := range cfg.Adapters {
-		if _, err := newAdapter(ac, nil, nil, std, false); err != nil {
+		if _, err := platforms.Build(ac, adapterEnv(std, false)); err != nil {
 			return err
 		}
 	}

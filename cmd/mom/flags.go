@@ -1,9 +1,9 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
+	"github.com/mom-agent/mom/internal/adapter"
 	"io"
 	"log/slog"
 	"os"
@@ -15,8 +15,9 @@ import (
 	"github.com/mom-agent/mom/internal/config"
 )
 
-// errUsage marks errors in how mom was called; they are printed with the usage text.
-var errUsage = errors.New("usage")
+// errUsage marks errors in how mom was called; they are printed with the usage text. It is
+// the platforms' ErrUsage, so that their commands' usage errors are shown alike.
+var errUsage = adapter.ErrUsage
 
 // commonFlags are the flags every command that starts mom accepts.
 type commonFlags struct {

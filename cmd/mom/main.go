@@ -6,11 +6,12 @@
 //	mom events <data-dir> [--next N] [--from time]
 //	mom download <data-dir> <adapter>/<channel>
 //	mom compact <data-dir> <adapter>/<channel>
-//	mom slack-manifest [--name mom]
+//	mom <platform command> ...
 //	mom version
 //
 // The first form starts every adapter in <data-dir>/config.json (creating a commented config
-// with the terminal adapter on first run) and runs until SIGINT or SIGTERM.
+// with the terminal adapter on first run) and runs until SIGINT or SIGTERM. Platforms add
+// commands of their own (the registry in package adapter lists them); `mom help` shows them.
 package main
 
 import (
@@ -19,7 +20,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
+	"github.com/mom-agent/mom/internal/adapter"
 	"github.com/mom-agent/mom/internal/visible"
 )
 
@@ -64,14 +67,16 @@ func run(ctx context.Context, args []string, std stdio) int {
 		err = cmdDownload(ctx, args[1:], std)
 	case "compact":
 		err = cmdCompact(ctx, args[1:], std)
-	case "slack-manifest":
-		err = cmdSlackManifest(args[1:], std)
 	case "version", "--version", "-version":
 		fmt.Fprintln(std.out, "mom", versionString())
 	case "help", "-h", "-help", "--help":
-		fmt.Fprint(std.out, usage)
+		fmt.Fprint(std.out, usage())
 	default:
-		err = cmdServe(ctx, args, std)
+		if c, ok := platformCommand(cmd); ok {
+			err = c.Run(ctx, args[1:], std.out)
+		} else {
+			err = cmdServe(ctx, args, std)
+		}
 	}
 	var code exitCode
 	switch {
@@ -80,7 +85,7 @@ func run(ctx context.Context, args []string, std stdio) int {
 	case errors.As(err, &code):
 		return int(code)
 	case errors.Is(err, errUsage):
-		fmt.Fprintf(std.err, "mom: %s\n\n%s", visible.Text(err.Error()), usage)
+		fmt.Fprintf(std.err, "mom: %s\n\n%s", visible.Text(err.Error()), usage())
 		return 2
 	default:
 		// Errors can name files and channels that commands in the sandbox made.
@@ -89,15 +94,37 @@ func run(ctx context.Context, args []string, std stdio) int {
 	}
 }
 
-const usage = `Usage:
+// platformCommand returns the sub-command a platform added under name.
+func platformCommand(name string) (adapter.Command, bool) {
+	for _, c := range adapter.Builtin().Commands() {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return adapter.Command{}, false
+}
+
+// usage is the help text: mom's own commands, those the platforms add, and the flags.
+func usage() string {
+	var b strings.Builder
+	b.WriteString(usageCommands)
+	for _, c := range adapter.Builtin().Commands() {
+		fmt.Fprintf(&b, "  %-46s %s\n", strings.TrimSpace("mom "+c.Name+" "+c.Args), c.Summary)
+	}
+	b.WriteString(usageRest)
+	return b.String()
+}
+
+const usageCommands = `Usage:
   mom [flags] <data-dir>                         start every adapter in <data-dir>/config.json
   mom run [flags] <data-dir> -m "prompt"         answer one prompt and print the answer
   mom check [flags] <data-dir>                   validate config.json and show what would start
   mom events <data-dir> [--next N] [--from t]    list scheduled events and their next times
   mom download <data-dir> <adapter>/<channel>    print a channel's history as text
   mom compact <data-dir> <adapter>/<channel>     summarize a channel's context now (mom stopped)
-  mom slack-manifest [--name mom]                print the Slack app manifest mom needs
-  mom version                                    print the version
+`
+
+const usageRest = `  mom version                                    print the version
 
 Flags:
   --model provider/id      use this model (e.g. anthropic/claude-sonnet-4-5, openai/gpt-4.1)

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/mom-agent/mom/internal/adapter/cli"
+	"github.com/mom-agent/mom/internal/adapter"
 	"github.com/mom-agent/mom/internal/config"
 	"github.com/mom-agent/mom/internal/llm"
 )
@@ -58,11 +58,17 @@ func cmdRun(ctx context.Context, args []string, std stdio) error {
 	defer a.shutdown()
 	logSandbox(log, cfg.Sandbox)
 
-	term := cli.New(cli.Options{
-		Name: adapterName, Channel: channel, In: in, Out: std.out, Progress: std.err,
-		User: localUser(), OneShot: true,
-	})
-	ac := config.Adapter{Name: adapterName, Type: "cli", DM: config.DMPolicy{Everyone: true}, Busy: config.BusyQueue}
+	env := adapterEnv(std, false)
+	env.Stdin = in
+	term, p, err := adapter.Builtin().OneShot(adapterName, channel, env)
+	if err != nil {
+		return err
+	}
+	answer, ok := term.(oneShot)
+	if !ok {
+		return fmt.Errorf("the %s adapter cannot answer one prompt", p.Type)
+	}
+	ac := config.Adapter{Name: adapterName, Type: p.Type, Platform: p, DM: config.DMPolicy{Everyone: true}, Busy: config.BusyQueue}
 	if err := a.hub.Register(term, ac); err != nil {
 		return err
 	}
@@ -73,7 +79,7 @@ func cmdRun(ctx context.Context, args []string, std stdio) error {
 		return err
 	}
 	select {
-	case <-term.Done():
+	case <-answer.Done():
 	case <-sig:
 		return exitCode(130)
 	}
@@ -82,7 +88,7 @@ func cmdRun(ctx context.Context, args []string, std stdio) error {
 		a.agent.Abort(adapterName + "/" + channel)
 	}()
 	_ = a.hub.WaitIdle(ctx)
-	switch term.Outcome() {
+	switch answer.Outcome() {
 	case llm.StopEnd, llm.StopLength, llm.StopToolUse:
 		return nil
 	case llm.StopAborted:

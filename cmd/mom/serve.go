@@ -11,15 +11,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/mom-agent/mom/internal/adapter/cli"
-	"github.com/mom-agent/mom/internal/adapter/discord"
-	"github.com/mom-agent/mom/internal/adapter/slack"
-	"github.com/mom-agent/mom/internal/adapter/telegram"
-	"github.com/mom-agent/mom/internal/adapter/web"
+	"github.com/mom-agent/mom/internal/adapter"
 	"github.com/mom-agent/mom/internal/chat"
-	"github.com/mom-agent/mom/internal/config"
 	"github.com/mom-agent/mom/internal/events"
-	"github.com/mom-agent/mom/internal/store"
 )
 
 // cmdServe is `mom <data-dir>`: start every configured adapter and run until told to stop.
@@ -35,7 +29,8 @@ func cmdServe(ctx context.Context, args []string, std stdio) error {
 	if err := cfg.CheckServe(); err != nil {
 		return err
 	}
-	interactive := hasTerminal(cfg) && std.inTTY
+	_, hasTerminal := cfg.Terminal()
+	interactive := hasTerminal && std.inTTY
 	defLevel := slog.LevelInfo
 	if interactive {
 		defLevel = slog.LevelWarn // the terminal is for the conversation
@@ -60,30 +55,26 @@ func cmdServe(ctx context.Context, args []string, std stdio) error {
 		log.Warn(w)
 	}
 
-	var terminal *cli.Adapter
+	names := make([]string, len(cfg.Adapters))
+	for i, ac := range cfg.Adapters {
+		names[i] = ac.Name
+	}
+	env := adapterEnv(std, interactive)
+	env.Store, env.Log, env.Adapters = a.store, log, names
+	var terminal keyboard
 	var adapters []chat.Adapter
 	for _, ac := range cfg.Adapters {
-		ad, err := newAdapter(ac, a.store, log, std, interactive)
+		ad, err := adapter.Builtin().Build(ac, env)
 		if err != nil {
 			return err
 		}
-		if t, ok := ad.(*cli.Adapter); ok {
+		if t, ok := ad.(keyboard); ok {
 			terminal = t // config.CheckServe made sure there is one at most
 		}
 		if err := a.hub.Register(ad, ac); err != nil {
 			return err
 		}
 		adapters = append(adapters, ad)
-	}
-
-	names := make([]string, len(adapters))
-	for i, ad := range adapters {
-		names[i] = ad.Name()
-	}
-	for _, ad := range adapters {
-		if w, ok := ad.(*web.Adapter); ok {
-			w.Watch(names)
-		}
 	}
 	checks := newHealthChecks(adapters)
 
@@ -148,12 +139,12 @@ func abortOnSignal(cancel context.CancelFunc) (done func()) {
 
 // wait runs until SIGTERM, SIGINT (Ctrl-C stops a terminal run first; a second one quits),
 // or the end of the terminal's input when the terminal is the only adapter.
-func (a *app) wait(ctx context.Context, sig <-chan os.Signal, terminal *cli.Adapter, terminalOnly bool, std stdio) error {
+func (a *app) wait(ctx context.Context, sig <-chan os.Signal, terminal keyboard, terminalOnly bool, std stdio) error {
 	var inputDone <-chan struct{}
 	var termKey string
 	if terminal != nil {
 		inputDone = terminal.Done()
-		termKey = terminal.Name() + "/" + cli.ChannelID
+		termKey = terminal.Name() + "/" + terminal.Conversation()
 	}
 	var lastInterrupt time.Time
 	for {
@@ -210,34 +201,15 @@ func stopAdapter(ad chat.Adapter, log *slog.Logger) {
 	}
 }
 
-// newAdapter builds the adapter a config entry describes. Adapters that keep files (downloaded
-// attachments) get st; `mom check` passes nil, as it only builds them.
-func newAdapter(ac config.Adapter, st *store.Store, log *slog.Logger, std stdio, interactive bool) (chat.Adapter, error) {
-	switch ac.Type {
-	case "cli":
-		return cli.New(cli.Options{
-			Name: ac.Name, In: std.in, Out: std.out, Progress: std.err, User: localUser(),
-			Interactive: interactive && std.outTTY,
-		}), nil
-	case "slack":
-		return slack.New(slack.Options{Name: ac.Name, Config: *ac.Slack, Store: st, Log: log}), nil
-	case "discord":
-		return discord.New(discord.Options{Name: ac.Name, Config: *ac.Discord, Store: st, Log: log}), nil
-	case "telegram":
-		return telegram.New(telegram.Options{Name: ac.Name, Config: *ac.Telegram, Store: st, Log: log})
-	case "web":
-		return web.New(web.Options{Name: ac.Name, Config: *ac.Web, Store: st, Announce: std.err, Log: log}), nil
+// adapterEnv is what every adapter is built with: mom's standard streams, and the person at
+// the keyboard. interactive says mom talks with someone at a terminal; the terminal chat draws
+// for them when its output is a terminal too. `mom check` builds adapters with no more than
+// this, as it only checks their settings.
+func adapterEnv(std stdio, interactive bool) adapter.Env {
+	return adapter.Env{
+		Stdin: std.in, Stdout: std.out, Stderr: std.err,
+		Interactive: interactive && std.outTTY, LocalUser: localUser(),
 	}
-	return nil, fmt.Errorf("adapter %s: type %q is not available in this version of mom", ac.Name, ac.Type)
-}
-
-func hasTerminal(cfg *config.Config) bool {
-	for _, ac := range cfg.Adapters {
-		if ac.Type == "cli" {
-			return true
-		}
-	}
-	return false
 }
 
 // localUser is the person at the terminal, named after their login.

@@ -44,6 +44,10 @@ type Options struct {
 	// Location is the time zone of the timestamps in prompts; nil means the host's.
 	Location *time.Location
 	Logger   *slog.Logger
+	// PlatformName says what the system prompt tells the model it lives in, for a channel's
+	// AdapterType ("Slack", "a terminal"): the registry of platforms knows. Nil, or "" for
+	// a type, says "a chat platform".
+	PlatformName func(adapterType string) string
 }
 
 // Agent answers messages in channels (the spec's MomAgent). One run per channel at a time;
@@ -93,7 +97,7 @@ func New(st *store.Store, opts Options) *Agent {
 // ChannelContext is what the agent knows about the place a message came from (the spec's
 // ChannelContext).
 type ChannelContext struct {
-	// AdapterType is the platform: "cli", "slack", "discord", ...
+	// AdapterType is the platform's kind: the adapter's "type" in config.json.
 	AdapterType string
 	// ChannelName is the channel's human name ("general", "DM with mario").
 	ChannelName string

@@ -28,7 +28,7 @@ func (a *Agent) systemPrompt(req Request, custom []llm.Tool) string {
 		Workspace:     ex.Workspace(),
 		ChannelDir:    ex.SandboxPath(ch.Dir()),
 		Adapter:       ch.Adapter(),
-		AdapterType:   req.Context.AdapterType,
+		Platform:      a.platformName(req.Context.AdapterType),
 		ChannelID:     ch.ID(),
 		ChannelName:   req.Context.ChannelName,
 		IsDM:          req.Context.IsDM,
@@ -46,6 +46,14 @@ func (a *Agent) systemPrompt(req Request, custom []llm.Tool) string {
 		CustomTools:       custom,
 		CustomToolsDirect: a.opts.CustomToolsDirect,
 	})
+}
+
+// platformName is what the prompt says an adapter of the given type lives in.
+func (a *Agent) platformName(adapterType string) string {
+	if a.opts.PlatformName == nil {
+		return ""
+	}
+	return a.opts.PlatformName(adapterType)
 }
 
 // zoneName names a time zone the way IANA does, which the model knows how to use. For the

@@ -10,7 +10,7 @@ type Adapter struct {
 	// Name is the adapter's key in config.json. It names the adapter's channel directories
 	// (channels/<name>/...), so it is limited to letters, digits, "-" and "_".
 	Name string
-	// Type is the platform: "cli" or "slack"; later discord, telegram, whatsapp and web.
+	// Type is the platform, as "type" names it: one of the Platform types given to Parse.
 	Type string
 	// Admins are platform user ids that may always talk to mom, DMs included.
 	Admins []string
@@ -22,23 +22,24 @@ type Adapter struct {
 	// that channel.
 	Busy BusyPolicy
 
-	// Exactly one of the options below is set, matching Type.
-
-	// CLI holds the terminal adapter's options.
-	CLI *CLIOptions
-	// Slack holds the Slack adapter's options.
-	Slack *SlackOptions
-	// Discord holds the Discord adapter's options.
-	Discord *DiscordOptions
-	// Web holds the web chat's options.
-	Web *WebOptions
-	// Telegram holds the Telegram adapter's options.
-	Telegram *TelegramOptions
+	// Options are the platform's own settings, from the entry's other keys. Their type
+	// belongs to the platform's package, which reads them back when it builds the adapter.
+	Options Options
+	// Platform is what config knows of Type. It may be nil for an entry made in code
+	// rather than read from config.json (tests), which then has no groups to describe, calls
+	// its groups channels, and is no terminal as far as CheckServe is concerned.
+	Platform *Platform
 }
 
-// CLIOptions are the terminal adapter's own options. It has none beyond the common ones yet;
-// the struct exists so every type is handled the same way.
-type CLIOptions struct{}
+// GroupWord is what the adapter's platform calls the groups its policy is about ("group",
+// "server"), for the notice mom posts where it refuses to work: "channel" unless the platform
+// says otherwise.
+func (a *Adapter) GroupWord() string {
+	if a.Platform != nil && a.Platform.Groups != nil && a.Platform.Groups.Word != "" {
+		return a.Platform.Groups.Word
+	}
+	return "channel"
+}
 
 // DMPolicy says who may talk to mom in direct messages, besides the adapter's admins. In
 // config.json it is "everyone", "none" or a list of user ids.
@@ -87,46 +88,10 @@ const (
 	BusySteer BusyPolicy = "steer"
 )
 
-// adapterKind is what config needs to know about one adapter type. Adding a platform means
-// adding its options struct, a field on Adapter, and one entry in adapterKinds.
-type adapterKind struct {
-	// keys are the type's own keys, in the order error messages list them.
-	keys []string
-	// dm is the default DM policy: open for the local terminal, closed for networks where
-	// strangers can reach the bot.
-	dm DMPolicy
-	// userID is an example of the platform's user ids, for messages about admins and dm.
-	userID string
-	// groups is set for platforms with groups or channels besides DMs; they accept "groups".
-	groups *groupKind
-	// decode reads the type's own keys from o and sets the type's options pointer on a.
-	decode func(o *object, a *Adapter)
-	// describe adds type-specific detail to Summary. It must never print a secret. May be nil.
-	describe func(a *Adapter) string
-}
-
-// adapterKinds is the table of adapter types. It is never modified.
-var adapterKinds = map[string]adapterKind{
-	"cli": {
-		dm:     DMPolicy{Everyone: true},
-		userID: "local",
-		decode: func(o *object, a *Adapter) {
-			a.CLI = &CLIOptions{}
-		},
-	},
-	"slack":    slackKind,
-	"discord":  discordKind,
-	"web":      webKind,
-	"telegram": telegramKind,
-}
-
-// commonAdapterKeys are accepted by every adapter type.
-var commonAdapterKeys = []string{"type", "busy", "admins", "dm"}
-
-// adapterTypeNames lists the known adapter types, sorted, for messages.
-func adapterTypeNames() []string {
-	names := make([]string, 0, len(adapterKinds))
-	for name := range adapterKinds {
+// platformTypes lists the types of platforms, sorted, for messages.
+func platformTypes(platforms map[string]*Platform) []string {
+	names := make([]string, 0, len(platforms))
+	for name := range platforms {
 		names = append(names, name)
 	}
 	slices.Sort(names)

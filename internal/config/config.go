@@ -146,8 +146,9 @@ const (
 )
 
 // Load reads and parses the config file at path, expanding ${VAR} from the process
-// environment. The model is not resolved yet: call Resolve after applying flags.
-func Load(path string) (*Config, error) {
+// environment; its adapters may be of the given platforms. The model is not resolved yet:
+// call Resolve after applying flags.
+func Load(path string, platforms ...Platform) (*Config, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		if os.IsNotExist(err) {
@@ -155,23 +156,30 @@ func Load(path string) (*Config, error) {
 		}
 		return nil, fmt.Errorf("reading config: %w", err)
 	}
-	return Parse(data, path, os.LookupEnv)
+	return Parse(data, path, os.LookupEnv, platforms...)
 }
 
 // Parse decodes config data. name is used in error messages ("config.json:3:7: ...") and kept
 // as Path. getenv looks up the variables that ${VAR} references; it is injected so tests do
-// not depend on the process environment. Every problem found is reported, joined into one
-// error, each naming the key it concerns.
+// not depend on the process environment. An adapter's "type" must name one of platforms,
+// whose Decode reads the adapter's own keys; the first of two platforms with one type wins.
+// Every problem found is reported, joined into one error, each naming the key it concerns.
 //
 // Parse applies the defaults that depend on nothing else (sandbox host, retry 3 / 2 s / 60 s,
 // thinking off, per-adapter dm and busy, concurrent runs by the machine's CPUs). The model's provider, id and key are left as the
 // file gives them until Resolve.
-func Parse(data []byte, name string, getenv func(string) (string, bool)) (*Config, error) {
+func Parse(data []byte, name string, getenv func(string) (string, bool), platforms ...Platform) (*Config, error) {
 	root, err := parseSyntax(data, name)
 	if err != nil {
 		return nil, err
 	}
-	d := &decoder{name: name, getenv: getenv}
+	d := &decoder{name: name, getenv: getenv, platforms: make(map[string]*Platform, len(platforms))}
+	for i := range platforms {
+		if _, dup := d.platforms[platforms[i].Type]; !dup {
+			p := platforms[i]
+			d.platforms[p.Type] = &p
+		}
+	}
 	c := d.config(root)
 	if err := d.err(); err != nil {
 		return nil, err

@@ -15,7 +15,9 @@ import (
 type decoder struct {
 	name   string
 	getenv func(string) (string, bool)
-	errs   []error
+	// platforms are the adapter types entries may have, by type.
+	platforms map[string]*Platform
+	errs      []error
 }
 
 // fail records a problem with the value at path and carries on, so one run reports them all.

@@ -38,24 +38,6 @@ func TestExpand(t *testing.T) {
 	}
 }
 
-func TestExpandInConfig(t *testing.T) {
-	in := `{
-	  "model": {"apiKey": "${KEY}", "baseUrl": "http://${HOST:-127.0.0.1}:11434/v1", "id": "cost$$"},
-	  "adapters": {"t": {"type": "cli", "admins": ["${ADMIN}"], "dm": ["${FRIEND:-u9}"]}},
-	}`
-	c, err := Parse([]byte(in), "config.json", env(map[string]string{"KEY": "k", "ADMIN": "u1"}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c.Model.APIKey != "k" || c.Model.BaseURL != "http://127.0.0.1:11434/v1" || c.Model.ID != "cost$" {
-		t.Errorf("model = %+v", c.Model)
-	}
-	a := c.Adapters[0]
-	if a.Admins[0] != "u1" || a.DM.Users[0] != "u9" {
-		t.Errorf("adapter = %+v", a)
-	}
-}
-
 func TestSuggest(t *testing.T) {
 	known := []string{"type", "busy", "admins", "dm"}
 	for word, want := range map[string]string{

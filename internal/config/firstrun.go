@@ -19,6 +19,12 @@ var templateText string
 // setting up any platform, and shows the other options as comments.
 func Template() string { return templateText }
 
+// TemplateWritten is what mom says once it has written the template to path: what it starts,
+// and what else it shows how to add. It lives beside the template because it describes it.
+func TemplateWritten(path string) string {
+	return fmt.Sprintf("Created %s with the terminal and the web chat enabled. Edit it to add Slack, Discord or Telegram.", path)
+}
+
 // FileName is the name of the config file inside the data directory.
 const FileName = "config.json"
 

@@ -56,22 +56,10 @@ func (p GroupPolicy) String() string {
 	}
 }
 
-// groupKind is what config knows about an adapter type's groups.
-type groupKind struct {
-	// def is the policy when "groups" is not set: closed to strangers where anyone can add
-	// the bot to a group, open where the platform itself admits only trusted people.
-	def GroupPolicy
-	// example is one of the platform's group or channel ids, for messages.
-	example string
-	// noLookup, when set, says why the platform cannot tell mom who is in a group, so
-	// "admins" cannot work there.
-	noLookup string
-}
-
-// groups reads a "groups" policy at path for an adapter of kind gk.
-func (d *decoder) groups(v *hujson.Value, path string, gk *groupKind) (GroupPolicy, bool) {
+// groups reads a "groups" policy at path for an adapter whose platform has groups gk.
+func (d *decoder) groups(v *hujson.Value, path string, gk *Groups) (GroupPolicy, bool) {
 	valid := fmt.Sprintf(`"everyone", "none", %q (groups where an admin is a member) or a list of group or channel ids like [%q]`,
-		GroupsWhereAdmins, gk.example)
+		GroupsWhereAdmins, gk.Example)
 	if _, ok := v.Value.(*hujson.Array); ok {
 		ids, ok := d.strings(v, path)
 		return GroupPolicy{IDs: ids}, ok
@@ -91,8 +79,8 @@ func (d *decoder) groups(v *hujson.Value, path string, gk *groupKind) (GroupPoli
 	case "none":
 		return GroupPolicy{}, true
 	case GroupsWhereAdmins:
-		if gk.noLookup != "" {
-			d.fail(path, "%q cannot work here: %s (use \"everyone\", \"none\" or a list of ids)", s, gk.noLookup)
+		if gk.NoLookup != "" {
+			d.fail(path, "%q cannot work here: %s (use \"everyone\", \"none\" or a list of ids)", s, gk.NoLookup)
 			return GroupPolicy{}, false
 		}
 		return GroupPolicy{WhereAdmins: true}, true
@@ -108,19 +96,22 @@ func (c *Config) AccessWarnings() []string {
 	var out []string
 	for _, a := range c.Adapters {
 		if a.Groups.WhereAdmins && len(a.Admins) == 0 {
-			k := adapterKinds[a.Type]
+			var p Platform
+			if a.Platform != nil {
+				p = *a.Platform
+			}
 			out = append(out, fmt.Sprintf(`adapter %s has no "admins", so mom refuses every group and channel there: `+
 				`"groups" is %q (only groups where an admin is a member)%s. Add your own %s user id (like %q) to "admins", `+
 				`or list the groups mom may work in under "groups".`,
-				a.Name, GroupsWhereAdmins, defaultNote(a.Groups, k), a.Type, k.userID))
+				a.Name, GroupsWhereAdmins, defaultNote(a.Groups, p), a.Type, p.UserID))
 		}
 	}
 	return out
 }
 
-// defaultNote says "(the default for <type>)" when p is the type's default policy.
-func defaultNote(p GroupPolicy, k adapterKind) string {
-	if k.groups != nil && p.WhereAdmins == k.groups.def.WhereAdmins && p.Everyone == k.groups.def.Everyone && len(p.IDs) == 0 {
+// defaultNote says ", the default" when p is the platform's default policy.
+func defaultNote(p GroupPolicy, pf Platform) string {
+	if pf.Groups != nil && p.WhereAdmins == pf.Groups.Default.WhereAdmins && p.Everyone == pf.Groups.Default.Everyone && len(p.IDs) == 0 {
 		return ", the default"
 	}
 	return ""

@@ -28,22 +28,24 @@ func (d *decoder) health(o *object, h *Health) {
 		h.Listen = strings.TrimSpace(s)
 	}
 	o.finish(healthKeys...)
-	if msg := listenProblem(h.Listen, DefaultHealthListen); msg != "" {
+	if msg := ListenProblem(h.Listen, DefaultHealthListen); msg != "" {
 		d.fail(joinPath(o.path, "listen"), "%s", msg)
 	}
 }
 
-// healthBesideWeb reports a health address that a web chat listens on too: only one of them
-// could start, and the web chat answers the checks there anyway.
-func (d *decoder) healthBesideWeb(c *Config) {
+// healthBesideAdapters reports a health address that an adapter answering the checks itself
+// (the web chat) listens on too: only one of them could start, and the adapter answers the
+// checks there anyway.
+func (d *decoder) healthBesideAdapters(c *Config) {
 	_, port, err := net.SplitHostPort(c.Health.Listen)
 	if c.Health.Listen == "" || err != nil || port == "0" {
 		return
 	}
 	for _, a := range c.Adapters {
-		if a.Web != nil && a.Web.Listen == c.Health.Listen {
-			d.fail("health.listen", "%q is where the web chat %s listens, which answers /healthz and /readyz itself; use another port, or remove \"health\"",
-				c.Health.Listen, a.Name)
+		if s, ok := a.Options.(HealthServer); ok {
+			if msg := s.HealthClash(c.Health.Listen, a.Name); msg != "" {
+				d.fail("health.listen", "%s", msg)
+			}
 		}
 	}
 }

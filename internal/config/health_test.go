@@ -5,17 +5,6 @@ import (
 	"testing"
 )
 
-func TestHealthOffUnlessSet(t *testing.T) {
-	t.Parallel()
-	c, err := Parse([]byte(`{"adapters": {"web": {"type": "web"}}}`), "config.json", noEnv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c.Health.Listen != "" || strings.Contains(c.Summary(), "health:") {
-		t.Errorf("health without the section = %+v\n%s", c.Health, c.Summary())
-	}
-}
-
 func TestHealthListen(t *testing.T) {
 	t.Parallel()
 	for in, want := range map[string]string{
@@ -53,11 +42,5 @@ func TestHealthErrors(t *testing.T) {
 		{"unknown key", `{"health": {"listen": "127.0.0.1:8788", "token": "x"}}`, `config.json: health: unknown key "token"`},
 		{"typo", `{"health": {"lisen": "127.0.0.1:8788"}}`, `config.json: health: unknown key "lisen"; did you mean "listen"?`},
 		{"top-level typo", `{"heath": {}}`, `config.json: unknown key "heath"; did you mean "health"?`},
-		{"the web chat's address", `{"health": {"listen": "127.0.0.1:8787"}, "adapters": {"web": {"type": "web"}}}`,
-			`config.json: health.listen: "127.0.0.1:8787" is where the web chat web listens, which answers /healthz and /readyz itself`},
 	})
-	// Port 0 picks a free port for each of them, so they never clash.
-	if _, err := Parse([]byte(`{"health": {"listen": "127.0.0.1:0"}, "adapters": {"web": {"type": "web", "listen": "127.0.0.1:0"}}}`), "config.json", noEnv); err != nil {
-		t.Errorf("both on port 0: %v", err)
-	}
 }

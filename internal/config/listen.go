@@ -6,9 +6,10 @@ import (
 	"strconv"
 )
 
-// listenProblem says what is wrong with addr as an address to listen on (example shows a good
-// one), or "" when it is a host:port with a valid port.
-func listenProblem(addr, example string) string {
+// ListenProblem says what is wrong with addr as an address to listen on (example shows a good
+// one), or "" when it is a host:port with a valid port: for "health" and for platforms that
+// listen on an address of their own.
+func ListenProblem(addr, example string) string {
 	_, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return fmt.Sprintf("%q is not a host:port address like %q", addr, example)

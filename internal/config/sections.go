@@ -61,7 +61,7 @@ func (d *decoder) config(root *hujson.Value) *Config {
 	if o := top.child("adapters"); o != nil {
 		c.Adapters = d.adapters(o)
 	}
-	d.healthBesideWeb(c)
+	d.healthBesideAdapters(c)
 	top.finish(topKeys...)
 	return c
 }
@@ -191,7 +191,7 @@ func (d *decoder) adapter(v *hujson.Value, path, name string) (Adapter, bool) {
 	if !ok {
 		return a, false
 	}
-	types := adapterTypeNames()
+	types := platformTypes(d.platforms)
 	if o.get("type") == nil {
 		d.fail(path, "missing \"type\" (one of: %s)", strings.Join(types, ", "))
 		return a, false
@@ -200,7 +200,7 @@ func (d *decoder) adapter(v *hujson.Value, path, name string) (Adapter, bool) {
 	if !ok {
 		return a, false
 	}
-	kind, known := adapterKinds[t]
+	p, known := d.platforms[t]
 	if !known {
 		if s := suggest(t, types); s != "" {
 			d.fail(joinPath(path, "type"), "unknown adapter type %q; did you mean %q? (known types: %s)", t, s, strings.Join(types, ", "))
@@ -210,7 +210,8 @@ func (d *decoder) adapter(v *hujson.Value, path, name string) (Adapter, bool) {
 		return a, false
 	}
 	a.Type = t
-	a.DM = kind.dm
+	a.Platform = p
+	a.DM = p.DM
 	n := len(d.errs)
 	if b, ok := o.enum("busy", "busy policy", busyPolicies); ok {
 		a.Busy = BusyPolicy(b)
@@ -219,22 +220,24 @@ func (d *decoder) adapter(v *hujson.Value, path, name string) (Adapter, bool) {
 		a.Admins = ids
 	}
 	if v := o.get("dm"); v != nil {
-		if p, ok := d.dm(v, joinPath(path, "dm"), kind.userID); ok {
-			a.DM = p
+		if dm, ok := d.dm(v, joinPath(path, "dm"), p.UserID); ok {
+			a.DM = dm
 		}
 	}
 	keys := slices.Clip(commonAdapterKeys)
-	if kind.groups != nil {
-		a.Groups = kind.groups.def
+	if p.Groups != nil {
+		a.Groups = p.Groups.Default
 		keys = append(keys, "groups")
 		if v := o.get("groups"); v != nil {
-			if p, ok := d.groups(v, joinPath(path, "groups"), kind.groups); ok {
-				a.Groups = p
+			if gp, ok := d.groups(v, joinPath(path, "groups"), p.Groups); ok {
+				a.Groups = gp
 			}
 		}
 	}
-	keys = append(keys, kind.keys...)
-	kind.decode(o, &a)
+	keys = append(keys, p.Keys...)
+	if p.Decode != nil {
+		a.Options = p.Decode(&Object{o: o})
+	}
 	o.finish(keys...)
 	return a, len(d.errs) == n
 }

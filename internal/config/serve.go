@@ -12,7 +12,7 @@ func (c *Config) CheckServe() error {
 	}
 	terminal := ""
 	for _, a := range c.Adapters {
-		if a.Type != "cli" {
+		if a.Platform == nil || !a.Platform.Terminal {
 			continue
 		}
 		if terminal != "" {
@@ -21,4 +21,15 @@ func (c *Config) CheckServe() error {
 		terminal = a.Name
 	}
 	return nil
+}
+
+// Terminal returns the adapter that is the chat at this process's keyboard, if there is one
+// (CheckServe makes sure there is one at most).
+func (c *Config) Terminal() (*Adapter, bool) {
+	for i := range c.Adapters {
+		if a := &c.Adapters[i]; a.Platform != nil && a.Platform.Terminal {
+			return a, true
+		}
+	}
+	return nil, false
 }

@@ -2,7 +2,6 @@ package config
 
 import (
 	"fmt"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -27,7 +26,7 @@ func (c *Config) Summary() string {
 	fmt.Fprintf(&b, "model:    %s/%s, thinking %s\n", provider, id, orDefault(string(m.Thinking), "off"))
 	fmt.Fprintf(&b, "key:      %s\n", c.keySummary())
 	if m.BaseURL != "" {
-		fmt.Fprintf(&b, "base URL: %s\n", redactURL(m.BaseURL))
+		fmt.Fprintf(&b, "base URL: %s\n", RedactURL(m.BaseURL))
 	}
 	if m.MaxTokens > 0 || m.ContextWindow > 0 {
 		fmt.Fprintf(&b, "limits:   max tokens %s, context window %s\n", orCatalog(m.MaxTokens), orCatalog(m.ContextWindow))
@@ -58,12 +57,12 @@ func (c *Config) Summary() string {
 			admins = strings.Join(a.Admins, ", ")
 		}
 		fmt.Fprintf(&b, "  %s (%s): DMs from %s", a.Name, a.Type, a.DM)
-		if k, ok := adapterKinds[a.Type]; ok && k.groups != nil {
+		if a.Platform != nil && a.Platform.Groups != nil {
 			fmt.Fprintf(&b, "; groups: %s", a.Groups)
 		}
 		fmt.Fprintf(&b, "; admins %s; when busy: %s", admins, a.Busy)
-		if k, ok := adapterKinds[a.Type]; ok && k.describe != nil {
-			if extra := k.describe(&a); extra != "" {
+		if a.Options != nil {
+			if extra := a.Options.Describe(); extra != "" {
 				b.WriteString("; " + extra)
 			}
 		}
@@ -131,19 +130,6 @@ func otherChannels(iso string) string {
 		return "the channels of the person who asked are read-only, the others hidden"
 	}
 	return "other channels are hidden"
-}
-
-// redactURL hides a password in a URL's user information and the query, where some servers
-// take their key.
-func redactURL(s string) string {
-	u, err := url.Parse(s)
-	if err != nil {
-		return "(unparsable URL)"
-	}
-	if u.RawQuery != "" {
-		u.RawQuery = "(hidden)"
-	}
-	return u.Redacted()
 }
 
 // seconds prints a delay as people write it in config.json's neighbourhood: "2s", "60s", "1.5s".

@@ -151,7 +151,7 @@ func (h *Hub) refuseGroup(mem *member, m chat.Message, group string, whereAdmins
 
 // groupRefusal is the notice for a refused group: why, and what an admin can do about it.
 func groupRefusal(mem *member, group string, whereAdmins, leaving bool) string {
-	word := groupWord(mem.cfg.Type)
+	word := mem.cfg.GroupWord()
 	allow := fmt.Sprintf("An admin can let me work here by adding its id `%s` to \"groups\" for %s in mom's config.json", group, mem.Name())
 	switch {
 	case whereAdmins && leaving:
@@ -160,17 +160,6 @@ func groupRefusal(mem *member, group string, whereAdmins, leaving bool) string {
 		return fmt.Sprintf("Sorry, I only work in %ss where one of the people who run me is a member. %s.", word, allow)
 	}
 	return fmt.Sprintf("Sorry, I don't take requests in this %s. %s.", word, allow)
-}
-
-// groupWord is what a platform calls the groups mom's policy is about.
-func groupWord(adapterType string) string {
-	switch adapterType {
-	case "telegram":
-		return "group"
-	case "discord":
-		return "server"
-	}
-	return "channel"
 }
 
 // toldBefore records that r was told and reports whether it had been before.

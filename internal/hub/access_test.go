@@ -100,6 +100,11 @@ func (r *hubRig) logIn(t *testing.T, channel string) []string {
 	return texts
 }
 
+// groupsCalled is a platform whose groups are called word, as the notices name them.
+func groupsCalled(word string) *config.Platform {
+	return &config.Platform{Groups: &config.Groups{Word: word}}
+}
+
 // TestGroupsWhereAnAdminIsAMember: under "admins", anybody may start runs in a group one of
 // the admins is in (asked once, then remembered); a stranger's group gets one notice naming
 // its id and the config key, is left, and starts nothing, though its messages are logged.
@@ -108,7 +113,7 @@ func TestGroupsWhereAnAdminIsAMember(t *testing.T) {
 	t.Parallel()
 	gp := newGroupPlatform(map[string]string{"C1": "G1", "C2": "G2", "C3": "G3"},
 		map[string][]string{"G1": {"boss", "bea"}, "G2": {"eve"}})
-	r := newHubRigWith(t, config.Adapter{Type: "telegram", Admins: []string{"boss"},
+	r := newHubRigWith(t, config.Adapter{Type: "telegram", Platform: groupsCalled("group"), Admins: []string{"boss"},
 		Groups: config.GroupPolicy{WhereAdmins: true}}, gp, gp.platform)
 	r.receive(t, mentionIn("1", "C1", "bea", "hello"))
 	r.idle(t)
@@ -158,7 +163,7 @@ func TestGroupsWhereAnAdminIsAMember(t *testing.T) {
 func TestGroupsNoneOrListedNeverLeave(t *testing.T) {
 	t.Parallel()
 	gp := newGroupPlatform(map[string]string{"C1": "G1", "C2": "G2", "C3": "G2"}, nil)
-	r := newHubRigWith(t, config.Adapter{Type: "discord", Admins: []string{"boss"},
+	r := newHubRigWith(t, config.Adapter{Type: "discord", Platform: groupsCalled("server"), Admins: []string{"boss"},
 		Groups: config.GroupPolicy{IDs: []string{"G1", "C3"}}}, gp, gp.platform)
 	for _, m := range []chat.Message{
 		mentionIn("1", "C1", "bea", "listed group"),
@@ -200,7 +205,7 @@ func TestGroupCheckFailureRefusesWithoutLeaving(t *testing.T) {
 			t.Parallel()
 			gp := newGroupPlatform(map[string]string{"C1": "G1"}, map[string][]string{"G1": {"bea"}})
 			gp.broken = tc.broken
-			r := newHubRigWith(t, config.Adapter{Type: "telegram", Admins: tc.admins,
+			r := newHubRigWith(t, config.Adapter{Type: "telegram", Platform: groupsCalled("group"), Admins: tc.admins,
 				Groups: config.GroupPolicy{WhereAdmins: true}}, gp, gp.platform)
 			r.receive(t, mentionIn("1", "C1", "bea", "hello"))
 			r.hub.Shutdown(context.Background())
@@ -325,7 +330,7 @@ func TestPresenceIsAskedAgainAfterAWhile(t *testing.T) {
 func TestGroupAddedAgainIsLeftAgain(t *testing.T) {
 	t.Parallel()
 	gp := newGroupPlatform(map[string]string{"C2": "G2"}, nil)
-	r := newHubRigWith(t, config.Adapter{Type: "telegram", Admins: []string{"boss"},
+	r := newHubRigWith(t, config.Adapter{Type: "telegram", Platform: groupsCalled("group"), Admins: []string{"boss"},
 		Groups: config.GroupPolicy{WhereAdmins: true}}, gp, gp.platform)
 	r.receive(t, mentionIn("1", "C2", "eve", "hello"))
 	deadline := time.Now().Add(30 * time.Second)

@@ -18,8 +18,9 @@ type Params struct {
 
 	// Adapter is the adapter's name from config.json ("slack-acme").
 	Adapter string
-	// AdapterType is its platform ("slack", "cli").
-	AdapterType string
+	// Platform is what mom lives in, as people know it: "Slack", "a terminal". Empty says
+	// "a chat platform".
+	Platform string
 	// ChannelID and ChannelName identify the conversation this run is in.
 	ChannelID, ChannelName string
 	// IsDM says the conversation is a direct message with one person.

@@ -50,16 +50,6 @@ type skillView struct {
 	Name, Description, Location string
 }
 
-// platforms names each adapter type as people know it.
-var platforms = map[string]string{
-	"cli":      "a terminal",
-	"slack":    "Slack",
-	"discord":  "Discord",
-	"telegram": "Telegram",
-	"whatsapp": "WhatsApp",
-	"web":      "a web chat",
-}
-
 // toolLines describes the built-in tools, one line each, in the order they are listed.
 var toolLines = map[string]string{
 	"bash":   "bash: run a shell command and get its output (very long output is shortened).",
@@ -80,7 +70,7 @@ func newView(p *Params) *view {
 		SandboxNote: strings.TrimSpace(p.SandboxNote),
 		Isolation:   p.Isolation,
 		Offline:     p.Offline,
-		Platform:    platforms[p.AdapterType],
+		Platform:    p.Platform,
 		Here:        here(p),
 		Zone:        zone(p),
 		TZ:          cmp.Or(p.Timezone, "UTC"),

@@ -210,3 +210,6 @@ func (a *Adapter) prompt() {
 		a.out.write(bold, "> ")
 	}
 }
+
+// Conversation is the id of the terminal's one conversation: ChannelID, or mom run's -c.
+func (a *Adapter) Conversation() string { return a.opts.Channel }

@@ -30,7 +30,6 @@ import (
 	"github.com/mom-agent/mom/internal/adapter/fetch"
 	"github.com/mom-agent/mom/internal/adapter/intake"
 	"github.com/mom-agent/mom/internal/chat"
-	"github.com/mom-agent/mom/internal/config"
 	"github.com/mom-agent/mom/internal/httpclient"
 	"github.com/mom-agent/mom/internal/render"
 	"github.com/mom-agent/mom/internal/store"
@@ -59,7 +58,7 @@ type Options struct {
 	// Name is the adapter's key in config.json.
 	Name string
 	// Config holds the token and placement options.
-	Config config.DiscordOptions
+	Config Config
 	// Store receives downloaded attachments.
 	Store *store.Store
 	// HTTPClient is used for the REST API and attachment downloads; nil means a client with

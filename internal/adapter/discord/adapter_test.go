@@ -105,7 +105,7 @@ func newGuild(t *testing.T) (*fakediscord.Server, *store.Store) {
 // startOn starts an adapter named "guild" against s, with st for its files and logs.
 func startOn(t *testing.T, s *fakediscord.Server, st *store.Store) (*Adapter, *chattest.Inbox) {
 	t.Helper()
-	a := New(Options{Name: "guild", Store: st, Config: config.DiscordOptions{
+	a := New(Options{Name: "guild", Store: st, Config: Config{
 		BotToken: s.Token(), APIURL: s.URL(), ReplyIn: config.ReplyInThread, Verbosity: config.Normal}})
 	in := &chattest.Inbox{}
 	if err := a.Start(context.Background(), in); err != nil {

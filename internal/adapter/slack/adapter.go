@@ -22,7 +22,6 @@ import (
 	"github.com/mom-agent/mom/internal/adapter/fetch"
 	"github.com/mom-agent/mom/internal/adapter/intake"
 	"github.com/mom-agent/mom/internal/chat"
-	"github.com/mom-agent/mom/internal/config"
 	"github.com/mom-agent/mom/internal/httpclient"
 	"github.com/mom-agent/mom/internal/store"
 )
@@ -40,7 +39,7 @@ type Options struct {
 	// Name is the adapter's key in config.json.
 	Name string
 	// Config holds the tokens and placement options.
-	Config config.SlackOptions
+	Config Config
 	// Store receives downloaded attachments and tells which channels have history to catch up.
 	Store *store.Store
 	// HTTPClient is used for the Web API and file downloads; nil means a client with timeouts.

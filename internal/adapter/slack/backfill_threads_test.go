@@ -10,7 +10,6 @@ import (
 
 	"github.com/mom-agent/mom/internal/chat"
 	"github.com/mom-agent/mom/internal/chat/chattest"
-	"github.com/mom-agent/mom/internal/config"
 	fakeslack "github.com/mom-agent/mom/internal/fake/slack"
 	"github.com/mom-agent/mom/internal/store"
 )
@@ -58,7 +57,7 @@ func TestBackfillFindsThreadsWithOldParents(t *testing.T) {
 	s.Say("C1", "U1", "noted", fakeslack.InThread(broadcasted), fakeslack.Silently(), at(7))
 	s.RateLimit("conversations.replies", 1, time.Second)
 
-	a := New(Options{Name: "acme", Store: st, Config: config.SlackOptions{
+	a := New(Options{Name: "acme", Store: st, Config: Config{
 		BotToken: s.BotToken(), AppToken: s.AppToken(), APIURL: s.URL()}})
 	in := &chattest.Inbox{}
 	if err := a.Start(context.Background(), in); err != nil {

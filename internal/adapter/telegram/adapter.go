@@ -28,7 +28,6 @@ import (
 	"github.com/mom-agent/mom/internal/adapter/fetch"
 	"github.com/mom-agent/mom/internal/adapter/intake"
 	"github.com/mom-agent/mom/internal/chat"
-	"github.com/mom-agent/mom/internal/config"
 	"github.com/mom-agent/mom/internal/httpclient"
 	"github.com/mom-agent/mom/internal/store"
 )
@@ -50,7 +49,7 @@ type Options struct {
 	// Name is the adapter's key in config.json.
 	Name string
 	// Config holds the token and options.
-	Config config.TelegramOptions
+	Config Config
 	// Store receives downloaded attachments.
 	Store *store.Store
 	// HTTPClient is used for every call and download; nil means a client with timeouts that

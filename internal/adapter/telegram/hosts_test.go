@@ -3,8 +3,6 @@ package telegram
 import (
 	"net/url"
 	"testing"
-
-	"github.com/mom-agent/mom/internal/config"
 )
 
 // TestFileHosts: files are fetched, with the token in their path, only from the Bot API
@@ -23,7 +21,7 @@ func TestFileHosts(t *testing.T) {
 			"http://127.0.0.1:8082/file/bot1:abc/photos/file_2.jpg":       false,
 		},
 	} {
-		a, err := New(Options{Name: "tg", Config: config.TelegramOptions{BotToken: "1:abc", APIURL: api}})
+		a, err := New(Options{Name: "tg", Config: Config{BotToken: "1:abc", APIURL: api}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/mom-agent/mom/internal/chat"
-	"github.com/mom-agent/mom/internal/config"
 	faketg "github.com/mom-agent/mom/internal/fake/telegram"
 	"github.com/mom-agent/mom/internal/store"
 )
@@ -60,7 +59,7 @@ func TestMemberChannels(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	a, err := New(Options{Name: "tg", Store: st, Config: config.TelegramOptions{BotToken: s.Token(), APIURL: s.URL()}})
+	a, err := New(Options{Name: "tg", Store: st, Config: Config{BotToken: s.Token(), APIURL: s.URL()}})
 	if err != nil {
 		t.Fatal(err)
 	}

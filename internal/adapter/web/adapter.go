@@ -24,7 +24,6 @@ import (
 	"time"
 
 	"github.com/mom-agent/mom/internal/chat"
-	"github.com/mom-agent/mom/internal/config"
 	"github.com/mom-agent/mom/internal/store"
 )
 
@@ -36,7 +35,7 @@ type Options struct {
 	// Name is the adapter's key in config.json.
 	Name string
 	// Config holds the listen address and the configured token, if any.
-	Config config.WebOptions
+	Config Config
 	// Store holds the channels' logs and attachments, and the data directory where a
 	// generated token is kept.
 	Store *store.Store
@@ -91,14 +90,6 @@ func (a *Adapter) Name() string { return a.opts.Name }
 
 // Bot is mom's identity in the web chat; its replies are logged under it.
 func (a *Adapter) Bot() chat.User { return chat.User{ID: "mom", Username: "mom", IsBot: true} }
-
-// Watch gives the chat the names of every configured adapter, to read event files with. Call
-// it before Start.
-func (a *Adapter) Watch(adapters []string) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.opts.Adapters = adapters
-}
 
 // ServeHealth makes the chat answer /healthz and /readyz with mom's health checks h, which
 // know every adapter, on its own address. Call it before Start.

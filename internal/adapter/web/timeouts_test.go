@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/mom-agent/mom/internal/chat/chattest"
-	"github.com/mom-agent/mom/internal/config"
 	"github.com/mom-agent/mom/internal/store"
 )
 
@@ -31,7 +30,7 @@ func startChatWith(t *testing.T, idle time.Duration, setup func(*Adapter)) strin
 	}
 	t.Cleanup(func() { st.Close() })
 	a := New(Options{Name: "web", Store: st, IdleTimeout: idle,
-		Config: config.WebOptions{Listen: "127.0.0.1:0", Token: "test-token-0123456789abcdef"}})
+		Config: Config{Listen: "127.0.0.1:0", Token: "test-token-0123456789abcdef"}})
 	setup(a)
 	if err := a.Start(context.Background(), &chattest.Inbox{}); err != nil {
 		t.Fatal(err)

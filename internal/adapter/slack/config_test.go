@@ -1,6 +1,8 @@
-package config
+package slack
 
 import (
+	"github.com/mom-agent/mom/internal/config"
+	"github.com/mom-agent/mom/internal/config/configtest"
 	"strings"
 	"testing"
 )
@@ -8,14 +10,14 @@ import (
 func TestSlackOptions(t *testing.T) {
 	in := `{"adapters": {"acme": {"type": "slack", "botToken": "${BOT}", "appToken": "xapp-1", "admins": ["U1"],
 		"replyIn": "channel", "verbosity": "quiet", "apiUrl": "http://127.0.0.1:9/api/"}}}`
-	c, err := Parse([]byte(in), "config.json", env(map[string]string{"BOT": "xoxb-secret"}))
+	c, err := config.Parse([]byte(in), "config.json", configtest.Env(map[string]string{"BOT": "xoxb-secret"}), configPlatform())
 	if err != nil {
 		t.Fatal(err)
 	}
 	a := c.Adapters[0]
-	s := a.Slack
-	if s == nil || s.BotToken != "xoxb-secret" || s.AppToken != "xapp-1" || s.ReplyIn != ReplyInChannel ||
-		s.Verbosity != Quiet || s.APIURL != "http://127.0.0.1:9/api/" {
+	s, _ := a.Options.(*Config)
+	if s == nil || s.BotToken != "xoxb-secret" || s.AppToken != "xapp-1" || s.ReplyIn != config.ReplyInChannel ||
+		s.Verbosity != config.Quiet || s.APIURL != "http://127.0.0.1:9/api/" {
 		t.Fatalf("options = %+v", s)
 	}
 	if a.DM.Everyone || len(a.DM.Users) != 0 {
@@ -26,11 +28,11 @@ func TestSlackOptions(t *testing.T) {
 		t.Errorf("summary leaks the token or misses the adapter:\n%s", sum)
 	}
 
-	c, err = Parse([]byte(`{"adapters": {"acme": {"type": "slack", "botToken": "xoxb-1", "appToken": "xapp-1"}}}`), "config.json", noEnv)
+	c, err = config.Parse([]byte(`{"adapters": {"acme": {"type": "slack", "botToken": "xoxb-1", "appToken": "xapp-1"}}}`), "config.json", configtest.Env(nil), configPlatform())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s := c.Adapters[0].Slack; s.ReplyIn != ReplyInThread || s.Verbosity != Normal {
+	if s := c.Adapters[0].Options.(*Config); s.ReplyIn != config.ReplyInThread || s.Verbosity != config.Normal {
 		t.Errorf("defaults = %+v; want thread, normal", s)
 	}
 }
@@ -72,7 +74,7 @@ func TestSlackErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := Parse([]byte(tt.in), "config.json", noEnv)
+			_, err := config.Parse([]byte(tt.in), "config.json", configtest.Env(nil), configPlatform())
 			if err == nil || err.Error() != tt.want {
 				t.Errorf("error:\n%v\nwant:\n%s", err, tt.want)
 			}
@@ -83,7 +85,7 @@ func TestSlackErrors(t *testing.T) {
 // TestTemplateSlackExampleIsValid: uncommenting the template's Slack example gives a config
 // that loads once the two variables are set.
 func TestTemplateSlackExampleIsValid(t *testing.T) {
-	tmpl := Template()
+	tmpl := config.Template()
 	start := strings.Index(tmpl, `// "slack-acme": {`)
 	if start < 0 {
 		t.Fatal("the template has no Slack example")
@@ -98,11 +100,11 @@ func TestTemplateSlackExampleIsValid(t *testing.T) {
 		b.WriteString(strings.TrimPrefix(line, "// ") + "\n")
 	}
 	in := `{"adapters": {` + b.String() + `}}`
-	c, err := Parse([]byte(in), "config.json", env(map[string]string{"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_APP_TOKEN": "xapp-1"}))
+	c, err := config.Parse([]byte(in), "config.json", configtest.Env(map[string]string{"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_APP_TOKEN": "xapp-1"}), configPlatform())
 	if err != nil {
 		t.Fatalf("%v\n%s", err, in)
 	}
-	if a := c.Adapters[0]; a.Name != "slack-acme" || a.Slack == nil || a.Slack.BotToken != "xoxb-1" {
+	if a := c.Adapters[0]; a.Name != "slack-acme" || a.Options.(*Config).BotToken != "xoxb-1" {
 		t.Errorf("adapter = %+v", a)
 	}
 }

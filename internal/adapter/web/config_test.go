@@ -1,25 +1,27 @@
-package config
+package web
 
 import (
+	"github.com/mom-agent/mom/internal/config"
+	"github.com/mom-agent/mom/internal/config/configtest"
 	"strings"
 	"testing"
 )
 
 func TestWebOptions(t *testing.T) {
-	c, err := Parse([]byte(`{"adapters": {"web": {"type": "web"}}}`), "config.json", noEnv)
+	c, err := config.Parse([]byte(`{"adapters": {"web": {"type": "web"}}}`), "config.json", configtest.Env(nil), configPlatform())
 	if err != nil {
 		t.Fatal(err)
 	}
 	a := c.Adapters[0]
-	if a.Web == nil || a.Web.Listen != DefaultWebListen || a.Web.Token != "" || !a.DM.Everyone {
-		t.Fatalf("defaults = %+v, dm %v", a.Web, a.DM)
+	if w, _ := a.Options.(*Config); w == nil || w.Listen != DefaultListen || w.Token != "" || !a.DM.Everyone {
+		t.Fatalf("defaults = %+v, dm %v", a.Options, a.DM)
 	}
-	c, err = Parse([]byte(`{"adapters": {"web": {"type": "web", "listen": "0.0.0.0:9000", "token": "${T}"}}}`), "config.json",
-		env(map[string]string{"T": "0123456789abcdef0123"}))
+	c, err = config.Parse([]byte(`{"adapters": {"web": {"type": "web", "listen": "0.0.0.0:9000", "token": "${T}"}}}`), "config.json",
+		configtest.Env(map[string]string{"T": "0123456789abcdef0123"}), configPlatform())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w := c.Adapters[0].Web; w.Listen != "0.0.0.0:9000" || w.Token != "0123456789abcdef0123" {
+	if w := c.Adapters[0].Options.(*Config); w.Listen != "0.0.0.0:9000" || w.Token != "0123456789abcdef0123" {
 		t.Errorf("options = %+v", w)
 	}
 	if sum := c.Summary(); strings.Contains(sum, "0123456789abcdef0123") || !strings.Contains(sum, "listens on 0.0.0.0:9000; token from config") {
@@ -37,13 +39,13 @@ func TestWebErrors(t *testing.T) {
 		{`"tokn": "x"`, `unknown key "tokn"`},
 	}
 	for _, tt := range tests {
-		_, err := Parse([]byte(`{"adapters": {"web": {"type": "web", `+tt.in+`}}}`), "config.json", noEnv)
+		_, err := config.Parse([]byte(`{"adapters": {"web": {"type": "web", `+tt.in+`}}}`), "config.json", configtest.Env(nil), configPlatform())
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: error %v, want %q", tt.in, err, tt.want)
 		}
 	}
 	for _, ok := range []string{`"listen": "localhost:1"`, `"listen": "[::1]:8787"`, `"listen": "127.0.0.2:0"`} {
-		if _, err := Parse([]byte(`{"adapters": {"web": {"type": "web", `+ok+`}}}`), "config.json", noEnv); err != nil {
+		if _, err := config.Parse([]byte(`{"adapters": {"web": {"type": "web", `+ok+`}}}`), "config.json", configtest.Env(nil), configPlatform()); err != nil {
 			t.Errorf("%s: %v", ok, err)
 		}
 	}

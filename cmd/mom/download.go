@@ -1,0 +1,55 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+
+	"github.com/mom-agent/mom/internal/adapter"
+	"github.com/mom-agent/mom/internal/chat"
+	"github.com/mom-agent/mom/internal/store"
+)
+
+// cmdDownload is `mom download <data-dir> <adapter>/<channel>`: print a channel's history as
+// text. An adapter that can fetch the whole history from its platform (a downloader) does,
+// threads included, as the original mom's --download did; for the others it comes from the
+// channel's log.jsonl.
+func cmdDownload(ctx context.Context, args []string, std stdio) error {
+	cc, err := parseChannelCommand("download", args, "slack-acme/C0123456789")
+	if err != nil {
+		return err
+	}
+	dir, target, channel, cfg := cc.dir, cc.target, cc.channel, cc.cfg
+	if ac, ok := cfg.Adapter(cc.adapter); ok {
+		ad, err := adapter.Builtin().Build(*ac, adapter.Env{})
+		if err != nil {
+			return err
+		}
+		if d, ok := ad.(downloader); ok {
+			return d.Download(ctx, channel, std.out, std.err)
+		}
+	}
+	st, err := store.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	ch, err := storedChannel(st, dir, target)
+	if err != nil {
+		return err
+	}
+	n := 0
+	err = ch.ReadLog(0, func(m chat.Message, _ store.LogPos) error {
+		indent := ""
+		if m.ReplyTo != "" {
+			indent = "  "
+		}
+		n++
+		_, err := io.WriteString(std.out, chat.TranscriptLine(m.TS, m.Sender.Username, m.Text, indent))
+		return err
+	})
+	if err == nil && n == 0 {
+		err = errors.New("channel " + target + " has no history in " + dir)
+	}
+	return err
+}
