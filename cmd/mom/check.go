@@ -8,9 +8,9 @@ import (
 	"path/filepath"
 
 	"github.com/mom-agent/mom/internal/adapter"
+	"github.com/mom-agent/mom/internal/app"
 	"github.com/mom-agent/mom/internal/config"
 	"github.com/mom-agent/mom/internal/customtools"
-	"github.com/mom-agent/mom/internal/tools"
 	"github.com/mom-agent/mom/internal/visible"
 )
 
@@ -30,7 +30,7 @@ func cmdCheck(args []string, std stdio) error {
 	}
 	// What the sandbox finds wrong in channel directories is for the running mom to log.
 	quiet := slog.New(slog.DiscardHandler)
-	if _, err := newExecutor(context.Background(), &cfg.Sandbox, filepath.Join(dir, "workspace"), quiet); err != nil {
+	if _, err := app.NewExecutor(context.Background(), &cfg.Sandbox, filepath.Join(dir, "workspace"), quiet, os.Getenv); err != nil {
 		return err
 	}
 	platforms := adapter.Builtin()
@@ -42,7 +42,7 @@ func cmdCheck(args []string, std stdio) error {
 	fmt.Fprintf(std.out, "%s is valid.\n\n%s", cfg.Path, cfg.Summary())
 	// The tool folders are in the workspace, where commands in the sandbox write.
 	fmt.Fprint(std.out, visible.Text(customtools.Summary(customtools.Options{
-		DataDir: dir, Dirs: customtools.DefaultDirs(dir), Reserved: reservedToolNames(), Environ: os.Environ(),
+		DataDir: dir, Dirs: customtools.DefaultDirs(dir), Reserved: app.ReservedToolNames(), Environ: os.Environ(),
 	})))
 	if hint := cfg.MissingKeyHint(); hint != "" {
 		fmt.Fprintf(std.out, "\nWarning: %s\n", hint)
@@ -51,14 +51,4 @@ func cmdCheck(args []string, std stdio) error {
 		fmt.Fprintf(std.out, "\nWarning: %s\n", w)
 	}
 	return nil
-}
-
-// reservedToolNames are the names custom tools may not take: the built-in tools and
-// invoke_tool.
-func reservedToolNames() []string {
-	names := []string{"invoke_tool"}
-	for _, t := range tools.Builtin() {
-		names = append(names, t.Def().Name)
-	}
-	return names
 }

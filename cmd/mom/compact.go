@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/mom-agent/mom/internal/app"
 	"github.com/mom-agent/mom/internal/compact"
 	"github.com/mom-agent/mom/internal/render"
 	"github.com/mom-agent/mom/internal/visible"
@@ -30,26 +31,23 @@ func cmdCompact(ctx context.Context, args []string, std stdio) error {
 	if err != nil {
 		return err
 	}
-	// Ask for the lock first, to say why a running mom is in the way; start takes it again.
-	release, err := lockDataDir(dir)
-	if err != nil {
+	a, err := open(dir, cfg, log, std)
+	if errors.Is(err, app.ErrInUse) {
 		return fmt.Errorf("%w\n(mom compact needs the data directory to itself. The running mom compacts each channel by itself when its context fills up; to compact by hand, stop it, run mom compact, and start it again.)", err)
 	}
-	release()
-	a, err := start(dir, cfg, log, std)
 	if err != nil {
 		return err
 	}
-	defer a.shutdown()
+	defer a.Shutdown()
 
-	ch, err := storedChannel(a.store, dir, target)
+	ch, err := storedChannel(a.Store, dir, target)
 	if err != nil {
 		return err
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	fmt.Fprintf(std.err, "Compacting %s…\n", target)
-	info, err := a.agent.Compact(ctx, ch, nil)
+	info, err := a.Agent.Compact(ctx, ch, nil)
 	switch {
 	case errors.Is(err, compact.ErrNothingToCompact):
 		fmt.Fprintf(std.out, "%s: nothing to compact; the context is already only its newest messages.\n", target)

@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"github.com/mom-agent/mom/internal/adapter"
+	"github.com/mom-agent/mom/internal/app"
 	"github.com/mom-agent/mom/internal/config"
 	"github.com/mom-agent/mom/internal/llm"
 )
@@ -51,12 +52,12 @@ func cmdRun(ctx context.Context, args []string, std stdio) error {
 	if err != nil {
 		return err
 	}
-	a, err := start(dir, cfg, log, std)
+	a, err := open(dir, cfg, log, std)
 	if err != nil {
 		return err
 	}
-	defer a.shutdown()
-	logSandbox(log, cfg.Sandbox)
+	defer a.Shutdown()
+	app.LogSandbox(log, cfg.Sandbox)
 
 	env := adapterEnv(std, false)
 	env.Stdin = in
@@ -69,13 +70,13 @@ func cmdRun(ctx context.Context, args []string, std stdio) error {
 		return fmt.Errorf("the %s adapter cannot answer one prompt", p.Type)
 	}
 	ac := config.Adapter{Name: adapterName, Type: p.Type, Platform: p, DM: config.DMPolicy{Everyone: true}, Busy: config.BusyQueue}
-	if err := a.hub.Register(term, ac); err != nil {
+	if err := a.Hub.Register(term, ac); err != nil {
 		return err
 	}
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
 	defer signal.Stop(sig)
-	if err := term.Start(ctx, a.hub); err != nil {
+	if err := term.Start(ctx, a.Hub); err != nil {
 		return err
 	}
 	select {
@@ -85,9 +86,9 @@ func cmdRun(ctx context.Context, args []string, std stdio) error {
 	}
 	go func() {
 		<-sig
-		a.agent.Abort(adapterName + "/" + channel)
+		a.Agent.Abort(adapterName + "/" + channel)
 	}()
-	_ = a.hub.WaitIdle(ctx)
+	_ = a.Hub.WaitIdle(ctx)
 	switch answer.Outcome() {
 	case llm.StopEnd, llm.StopLength, llm.StopToolUse:
 		return nil

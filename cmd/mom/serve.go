@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/mom-agent/mom/internal/adapter"
+	"github.com/mom-agent/mom/internal/app"
 	"github.com/mom-agent/mom/internal/chat"
-	"github.com/mom-agent/mom/internal/events"
 )
 
 // cmdServe is `mom <data-dir>`: start every configured adapter and run until told to stop.
@@ -45,73 +45,38 @@ func cmdServe(ctx context.Context, args []string, std stdio) error {
 	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
 	defer signal.Stop(sig)
 
-	a, err := start(dir, cfg, log, std)
+	a, err := open(dir, cfg, log, std)
 	if err != nil {
 		return err
 	}
-	defer a.shutdown()
-	logSandbox(log, cfg.Sandbox)
+	defer a.Shutdown()
+	app.LogSandbox(log, cfg.Sandbox)
 	for _, w := range cfg.AccessWarnings() {
 		log.Warn(w)
 	}
 
-	names := make([]string, len(cfg.Adapters))
-	for i, ac := range cfg.Adapters {
-		names[i] = ac.Name
-	}
-	env := adapterEnv(std, interactive)
-	env.Store, env.Log, env.Adapters = a.store, log, names
-	var terminal keyboard
-	var adapters []chat.Adapter
-	for _, ac := range cfg.Adapters {
-		ad, err := adapter.Builtin().Build(ac, env)
-		if err != nil {
-			return err
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	connecting := abortOnSignal(cancel)
+	adapters, err := a.Serve(ctx, adapterEnv(std, interactive))
+	connecting()
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil // a signal ended the start-up
 		}
+		return err
+	}
+	var terminal keyboard
+	for _, ad := range adapters {
 		if t, ok := ad.(keyboard); ok {
 			terminal = t // config.CheckServe made sure there is one at most
 		}
-		if err := a.hub.Register(ad, ac); err != nil {
-			return err
-		}
-		adapters = append(adapters, ad)
 	}
-	checks := newHealthChecks(adapters)
-
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	stopHealth, err := serveHealth(ctx, cfg, checks, log)
-	if err != nil {
-		return err
-	}
-	defer stopHealth()
-	started := time.Now()
-	connecting := abortOnSignal(cancel)
-	for _, ad := range adapters {
-		if err := ad.Start(ctx, a.hub); err != nil {
-			connecting()
-			if ctx.Err() != nil {
-				return nil // a signal ended the start-up
-			}
-			return fmt.Errorf("adapter %s: %w", ad.Name(), err)
-		}
-		defer stopAdapter(ad, log)
-		checks.Started(ad.Name())
-	}
-	connecting()
-	watcher := events.NewWatcher(events.Options{
-		Dir: a.store.WorkspaceDir().Join("events"), Adapters: names, Hub: a.hub, Log: log,
-	})
-	if err := watcher.Start(ctx); err != nil {
-		return err
-	}
-	defer watcher.Stop()
-	log.Info("mom is running", "adapters", len(adapters), "maxConcurrentRuns", cfg.MaxConcurrentRuns, "startup", time.Since(started).Round(time.Microsecond))
 	if interactive {
 		fmt.Fprintf(std.err, "mom %s · %s/%s · type a message, Ctrl-C stops a run, Ctrl-D quits\n",
 			versionString(), cfg.Model.Provider, cfg.Model.ID)
 	}
-	return a.wait(ctx, sig, terminal, len(adapters) == 1, std)
+	return wait(ctx, a, sig, terminal, len(adapters) == 1, std)
 }
 
 // abortOnSignal calls cancel when SIGINT or SIGTERM arrives before the returned function is
@@ -139,7 +104,7 @@ func abortOnSignal(cancel context.CancelFunc) (done func()) {
 
 // wait runs until SIGTERM, SIGINT (Ctrl-C stops a terminal run first; a second one quits),
 // or the end of the terminal's input when the terminal is the only adapter.
-func (a *app) wait(ctx context.Context, sig <-chan os.Signal, terminal keyboard, terminalOnly bool, std stdio) error {
+func wait(ctx context.Context, a *app.App, sig <-chan os.Signal, terminal keyboard, terminalOnly bool, std stdio) error {
 	var inputDone <-chan struct{}
 	var termKey string
 	if terminal != nil {
@@ -152,13 +117,13 @@ func (a *app) wait(ctx context.Context, sig <-chan os.Signal, terminal keyboard,
 		case <-ctx.Done():
 			return nil
 		case s := <-sig:
-			if s == syscall.SIGINT && terminal != nil && a.agent.IsRunning(termKey) && time.Since(lastInterrupt) > 3*time.Second {
+			if s == syscall.SIGINT && terminal != nil && a.Agent.IsRunning(termKey) && time.Since(lastInterrupt) > 3*time.Second {
 				lastInterrupt = time.Now()
-				a.agent.Abort(termKey)
+				a.Agent.Abort(termKey)
 				fmt.Fprintln(std.err, "\n(stopping the run; press Ctrl-C again to quit)")
 				continue
 			}
-			a.log.Info("shutting down", "signal", s.String())
+			a.Log.Info("shutting down", "signal", s.String())
 			return nil
 		case <-inputDone:
 			inputDone = nil
@@ -166,7 +131,7 @@ func (a *app) wait(ctx context.Context, sig <-chan os.Signal, terminal keyboard,
 			// from the start (a service's /dev/null, Ctrl-D before any message) leaves the
 			// other adapters running.
 			if !terminalOnly && !terminal.Heard() {
-				a.log.Info("terminal input ended; the other adapters keep running")
+				a.Log.Info("terminal input ended; the other adapters keep running")
 				if std.inTTY {
 					fmt.Fprintln(std.err, "(the terminal's input ended; the other adapters keep running, Ctrl-C quits)")
 				}
@@ -180,7 +145,7 @@ func (a *app) wait(ctx context.Context, sig <-chan os.Signal, terminal keyboard,
 }
 
 // waitIdleOrSignal waits for the runs in progress to finish, or for a signal to give up.
-func waitIdleOrSignal(a *app, sig <-chan os.Signal) error {
+func waitIdleOrSignal(a *app.App, sig <-chan os.Signal) error {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go func() {
@@ -190,15 +155,7 @@ func waitIdleOrSignal(a *app, sig <-chan os.Signal) error {
 		case <-ctx.Done():
 		}
 	}()
-	return a.hub.WaitIdle(ctx)
-}
-
-func stopAdapter(ad chat.Adapter, log *slog.Logger) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := ad.Stop(ctx); err != nil {
-		log.Warn("could not stop adapter", "adapter", ad.Name(), "err", err)
-	}
+	return a.Hub.WaitIdle(ctx)
 }
 
 // adapterEnv is what every adapter is built with: mom's standard streams, and the person at

@@ -102,21 +102,6 @@ func TestSlackMentionGetsReplyWithDetailsInThread(t *testing.T) {
 	}
 }
 
-func TestSlackThreadMentionIsAnsweredInTheThread(t *testing.T) {
-	sw := newSlackWorld(t, "")
-	sw.run()
-	root := sw.slack.Say(general, beaID, "the build is red")
-	sw.llm.Enqueue(fakellm.Text("Looking at it."))
-	sw.slack.Say(general, adaID, "<@"+slackBot+"> can you check?", fakeslack.InThread(root))
-	sw.botSays(general, root, "Looking at it.")
-	for _, m := range sw.slack.Messages(general) {
-		if m.User == slackBot {
-			t.Errorf("the answer leaked to the top level: %q", m.Text)
-		}
-	}
-	sw.stop()
-}
-
 func TestSlackRateLimitIsHonoured(t *testing.T) {
 	sw := newSlackWorld(t, "")
 	sw.llm.Enqueue(fakellm.Text("slow and steady"))

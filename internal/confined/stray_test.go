@@ -31,7 +31,7 @@ var allowed = map[string]string{
 	"internal/config/firstrun.go:EnsureDir":   "the data directory and its config.json",
 	"internal/config/config.go:Load":          "config.json in the data directory",
 	"internal/adapter/web/token.go:loadToken": "web.token in the data directory",
-	"cmd/mom/lock_unix.go:lockDataDir":        "the lock file in the data directory",
+	"internal/app/lock_unix.go:lockDataDir":   "the lock file in the data directory",
 	"internal/store/store.go:Open":            "creates the data directory itself",
 	// Custom tools live in <data>/tools and ~/.config/mom/tools, outside the workspace.
 	"internal/customtools/registry.go:Start":        "<data>/tools",
@@ -40,6 +40,12 @@ var allowed = map[string]string{
 	"internal/customtools/watch.go:anchor":          "<data>/tools and ~/.config/mom/tools",
 	"internal/customtools/manifest.go:readManifest": "<data>/tools and ~/.config/mom/tools",
 	"internal/customtools/manifest.go:parseExec":    "<data>/tools and ~/.config/mom/tools",
+	// The in-process test harness reads and writes what the test itself set up or waits for.
+	"internal/apptest/apptest.go:New":         "the test's data directory",
+	"internal/apptest/apptest.go:WriteConfig": "the test's config.json",
+	"internal/apptest/apptest.go:StartErr":    "the test's config.json",
+	"internal/apptest/wait.go:WaitForFile":    "a file the test waits for",
+	"internal/apptest/wait.go:JSONLines":      "a log the test reads",
 	// The system's own files.
 	"internal/agent/prompt.go:zoneName": "/etc/localtime",
 	// The sandboxes' file tools act for the agent: they follow links as a command inside the

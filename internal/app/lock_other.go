@@ -1,6 +1,6 @@
 //go:build !unix
 
-package main
+package app
 
 // lockDataDir does nothing where flock is not available; run one mom per data directory.
 func lockDataDir(dir string) (release func(), err error) { return func() {}, nil }

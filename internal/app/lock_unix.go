@@ -1,6 +1,6 @@
 //go:build unix
 
-package main
+package app
 
 import (
 	"fmt"
@@ -28,9 +28,15 @@ func lockDataDir(dir string) (release func(), err error) {
 		if p := strings.TrimSpace(string(pid)); p != "" {
 			holder = " (process " + p + ")"
 		}
-		return nil, fmt.Errorf("another mom is already using %s%s; stop it first, or use another data directory", dir, holder)
+		return nil, inUse{fmt.Sprintf("another mom is already using %s%s; stop it first, or use another data directory", dir, holder)}
 	}
 	_ = f.Truncate(0)
 	_, _ = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
 	return func() { f.Close() }, nil
 }
+
+// inUse is the lock's refusal, worded for people; errors.Is(err, ErrInUse) finds it.
+type inUse struct{ msg string }
+
+func (e inUse) Error() string        { return e.msg }
+func (e inUse) Is(target error) bool { return target == ErrInUse }

@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"context"
@@ -14,7 +14,7 @@ import (
 )
 
 // healthServer is the optional ability of an adapter that serves HTTP anyway (the web chat):
-// it answers /healthz and /readyz on its own address with the app's health checks. cmdServe
+// it answers /healthz and /readyz on its own address with the app's health checks. Serve
 // hands them over once every adapter is built, before any of them starts.
 type healthServer interface {
 	ServeHealth(h http.Handler)

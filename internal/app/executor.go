@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"context"
@@ -12,13 +12,14 @@ import (
 	"github.com/mom-agent/mom/internal/sandbox"
 )
 
-// newExecutor returns where tools run. When the config leaves the sandbox open it tries
+// NewExecutor returns where tools run. MOM_SANDBOX, read with getenv, chooses the sandbox
+// when neither config.json nor --sandbox did. When the sandbox is still open it tries
 // bubblewrap first and settles sb (type, default isolation, and why) so that mom check and
 // the start-up log describe what was chosen, and how bubblewrap confines commands here. A
 // configured sandbox that does not work is an error, never silently replaced by the host.
 // log hears about what the sandbox finds wrong in channel directories.
-func newExecutor(ctx context.Context, sb *config.Sandbox, workspace string, log *slog.Logger) (sandbox.Executor, error) {
-	if err := applySandboxEnv(sb); err != nil {
+func NewExecutor(ctx context.Context, sb *config.Sandbox, workspace string, log *slog.Logger, getenv func(string) string) (sandbox.Executor, error) {
+	if err := applySandboxEnv(sb, getenv); err != nil {
 		return nil, err
 	}
 	var probed *sandbox.Bwrap
@@ -58,8 +59,8 @@ func newExecutor(ctx context.Context, sb *config.Sandbox, workspace string, log 
 const sandboxVar = "MOM_SANDBOX"
 
 // applySandboxEnv applies MOM_SANDBOX to a sandbox the config and flags left open.
-func applySandboxEnv(sb *config.Sandbox) error {
-	spec := os.Getenv(sandboxVar)
+func applySandboxEnv(sb *config.Sandbox, getenv func(string) string) error {
+	spec := getenv(sandboxVar)
 	if spec == "" || sb.Type != "" {
 		return nil
 	}
@@ -85,10 +86,10 @@ func newBwrap(ctx context.Context, sb config.Sandbox, workspace string, log *slo
 	return b, nil
 }
 
-// logSandbox says at start-up where commands run, for the commands that run any (mom and
+// LogSandbox says at start-up where commands run, for the commands that run any (mom and
 // mom run; not mom compact, which only asks the model). On the host it warns, plainly: nothing
 // stands between the model's commands and this user's files.
-func logSandbox(log *slog.Logger, sb config.Sandbox) {
+func LogSandbox(log *slog.Logger, sb config.Sandbox) {
 	switch sb.Type {
 	case config.SandboxBwrap:
 		log.Info("commands run in bubblewrap", "isolation", sb.Isolation, "network", !sb.Offline, "boundary", sb.Boundary)
