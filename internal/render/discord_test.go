@@ -3,21 +3,17 @@ package render
 import (
 	"strings"
 	"testing"
+
+	"github.com/mom-agent/mom/internal/render/rendertest"
 )
 
 // discordMentions knows the same three people as testMentions, spelled as Discord mentions.
-func discordMentions(username string) (string, bool) {
-	id, ok := map[string]string{"alice": "111", "bob.smith": "222", "john_doe": "333"}[username]
-	if !ok {
-		return "", false
-	}
-	return "<@" + id + ">", true
-}
+var discordMentions = rendertest.Mentions(map[string]string{"alice": "<@111>", "bob.smith": "<@222>", "john_doe": "<@333>"})
 
 // TestDiscordGolden renders testdata/discord/*.md (the same inputs as the Slack goldens) and
 // compares with the .txt beside each; -update rewrites them.
 func TestDiscordGolden(t *testing.T) {
-	checkGolden(t, "discord", ".txt", func(_ *testing.T, md string) string { return Discord(md, discordMentions) })
+	rendertest.Golden(t, "discord", ".txt", func(_ *testing.T, md string) string { return Discord(md, discordMentions) })
 }
 
 func TestDiscord(t *testing.T) {
@@ -63,12 +59,12 @@ func TestDiscord(t *testing.T) {
 // TestDiscordSplitsLongAnswers: a long realistic answer splits into parts Discord takes, each
 // with balanced fences, and nothing is lost.
 func TestDiscordSplitsLongAnswers(t *testing.T) {
-	out := Discord(longAnswer(30_000), discordMentions)
+	out := Discord(rendertest.LongAnswer(30_000), discordMentions)
 	parts := Split(out, DiscordMaxText)
-	if err := checkParts(out, parts, DiscordMaxText); err != nil {
+	if err := rendertest.CheckParts(out, parts, DiscordMaxText); err != nil {
 		t.Fatal(err)
 	}
-	checkFencesBalanced(t, parts)
+	rendertest.CheckFencesBalanced(t, parts)
 }
 
 // FuzzDiscord checks Discord, and Split on what it returns, for any input: no panic, valid
@@ -78,12 +74,12 @@ func TestDiscordSplitsLongAnswers(t *testing.T) {
 // With every markup character of the input escaped, every '*', '_', '~' and '`' of the output
 // must stand escaped, since Discord would pair any other.
 func FuzzDiscord(f *testing.F) {
-	addGoldenSeeds(f, "discord", 100, 2000)
+	rendertest.AddGoldenSeeds(f, "discord", 100, 2000)
 	f.Fuzz(func(t *testing.T, md string, n int) {
-		checkRenderedSplit(t, md, Discord(md, discordMentions), 100+abs(n)%DiscordMaxText)
-		literal := Discord(escapeMarkdown(md), discordMentions)
+		rendertest.CheckRenderedSplit(t, md, Discord(md, discordMentions), Split, 100+rendertest.Abs(n)%DiscordMaxText)
+		literal := Discord(rendertest.EscapeMarkdown(md), discordMentions)
 		if mark := discordBareMark(literal); mark >= 0 {
-			t.Fatalf("escaped text gave a bare %q at %d in %q", literal[mark], mark, clip(literal))
+			t.Fatalf("escaped text gave a bare %q at %d in %q", literal[mark], mark, rendertest.Clip(literal))
 		}
 	})
 }

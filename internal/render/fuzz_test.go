@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/mom-agent/mom/internal/render/rendertest"
 )
 
 // FuzzMrkdwn checks Mrkdwn, and Split on what it returns, against their promises for any
@@ -12,36 +14,18 @@ import (
 // balanced in every part, no part over the limit, nothing lost; and, with every markup
 // character of the input escaped, no '*', '_', '~' or '`' that Slack would pair.
 func FuzzMrkdwn(f *testing.F) {
-	addGoldenSeeds(f, "mrkdwn", 100, 500)
+	rendertest.AddGoldenSeeds(f, "mrkdwn", 100, 500)
 	f.Fuzz(func(t *testing.T, md string, n int) {
 		out := Mrkdwn(md, testMentions)
 		if err := anglesBalanced(out); err != "" {
-			t.Fatalf("%s in %q", err, clip(out))
+			t.Fatalf("%s in %q", err, rendertest.Clip(out))
 		}
-		checkRenderedSplit(t, md, out, 100+abs(n)%5000)
-		literal := Mrkdwn(escapeMarkdown(md), testMentions)
+		rendertest.CheckRenderedSplit(t, md, out, Split, 100+rendertest.Abs(n)%5000)
+		literal := Mrkdwn(rendertest.EscapeMarkdown(md), testMentions)
 		if pair := slackPair(literal); pair != "" {
-			t.Fatalf("escaped text gave %q, which Slack would format, in %q", pair, clip(literal))
+			t.Fatalf("escaped text gave %q, which Slack would format, in %q", pair, rendertest.Clip(literal))
 		}
 	})
-}
-
-// checkRenderedSplit checks what a markdown dialect rendered from md, and Split on it with
-// limit: valid UTF-8 out for valid in, fences balanced in the whole and in every part, no
-// part over the limit, nothing lost.
-func checkRenderedSplit(t *testing.T, md, out string, limit int) {
-	t.Helper()
-	if utf8.ValidString(md) && !utf8.ValidString(out) {
-		t.Fatalf("valid input gave invalid UTF-8: %q", clip(out))
-	}
-	if c := fenceCount(out); c%2 != 0 {
-		t.Fatalf("output has %d fence lines: %q", c, clip(out))
-	}
-	parts := Split(out, limit)
-	if err := checkParts(out, parts, limit); err != nil {
-		t.Fatalf("Split(_, %d): %v\ntext %q", limit, err, clip(out))
-	}
-	checkFencesBalanced(t, parts)
 }
 
 // FuzzSplit checks Split on any text and any limit: parts within the limit, none
@@ -57,28 +41,21 @@ func FuzzSplit(f *testing.F) {
 	}
 	f.Add(string(realistic), 300)
 	f.Fuzz(func(t *testing.T, text string, n int) {
-		limit := 1 + abs(n)%2000
+		limit := 1 + rendertest.Abs(n)%2000
 		parts := Split(text, limit)
-		if err := checkParts(text, parts, limit); err != nil {
-			t.Fatalf("Split(_, %d): %v\ntext %q", limit, err, clip(text))
+		if err := rendertest.CheckParts(text, parts, limit); err != nil {
+			t.Fatalf("Split(_, %d): %v\ntext %q", limit, err, rendertest.Clip(text))
 		}
 		if fencesRepairable(text, limit) {
-			checkFencesBalanced(t, parts)
+			rendertest.CheckFencesBalanced(t, parts)
 		}
 	})
-}
-
-func abs(n int) int {
-	if n < 0 {
-		return -(n + 1) // never negative, even for the smallest int
-	}
-	return n
 }
 
 // fencesRepairable reports whether Split can keep every part's fences balanced: the
 // text's own fences are, and every fence line is short enough to be kept whole.
 func fencesRepairable(text string, limit int) bool {
-	if limit < 16 || fenceCount(text)%2 != 0 {
+	if limit < 16 || rendertest.FenceCount(text)%2 != 0 {
 		return false
 	}
 	for _, l := range strings.Split(text, "\n") {

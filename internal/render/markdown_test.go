@@ -8,29 +8,29 @@ import (
 )
 
 // bracketDialect spells everything with visible tags. It shows that the walk assumes
-// nothing about Slack: a new platform is one small type like this.
+// nothing about any platform: a new platform's markup is one small type like this.
 type bracketDialect struct{}
 
-func (bracketDialect) escape(text string) string       { return strings.ReplaceAll(text, "[", `\[`) }
-func (bracketDialect) strong(inner string) string      { return "[b]" + inner + "[/b]" }
-func (bracketDialect) emphasis(inner string) string    { return "[i]" + inner + "[/i]" }
-func (bracketDialect) strike(inner string) string      { return "[s]" + inner + "[/s]" }
-func (bracketDialect) code(text string) string         { return "[code]" + text + "[/code]" }
-func (bracketDialect) link(url, text string) string    { return "[url=" + url + "]" + text + "[/url]" }
-func (bracketDialect) thematicBreak() string           { return "[hr]" }
-func (bracketDialect) finishLine(s string) string      { return s }
-func (bracketDialect) heading(n int, in string) string { return "[h" + string(rune('0'+n)) + "]" + in }
-func (bracketDialect) codeBlock(lang, code string) []outLine {
-	lines := []outLine{{text: "[pre " + lang + "]", verbatim: true}}
+func (bracketDialect) Escape(text string) string       { return strings.ReplaceAll(text, "[", `\[`) }
+func (bracketDialect) Strong(inner string) string      { return "[b]" + inner + "[/b]" }
+func (bracketDialect) Emphasis(inner string) string    { return "[i]" + inner + "[/i]" }
+func (bracketDialect) Strike(inner string) string      { return "[s]" + inner + "[/s]" }
+func (bracketDialect) Code(text string) string         { return "[code]" + text + "[/code]" }
+func (bracketDialect) Link(url, text string) string    { return "[url=" + url + "]" + text + "[/url]" }
+func (bracketDialect) ThematicBreak() string           { return "[hr]" }
+func (bracketDialect) FinishLine(s string) string      { return s }
+func (bracketDialect) Heading(n int, in string) string { return "[h" + string(rune('0'+n)) + "]" + in }
+func (bracketDialect) CodeBlock(lang, code string) []Line {
+	lines := []Line{{Text: "[pre " + lang + "]", Verbatim: true}}
 	for _, l := range strings.Split(code, "\n") {
-		lines = append(lines, outLine{text: l, verbatim: true})
+		lines = append(lines, Line{Text: l, Verbatim: true})
 	}
-	return append(lines, outLine{text: "[/pre]", verbatim: true})
+	return append(lines, Line{Text: "[/pre]", Verbatim: true})
 }
-func (bracketDialect) quote(body []outLine, _ bool) []outLine {
-	out := []outLine{{text: "[quote]"}}
+func (bracketDialect) Quote(body []Line, _ bool) []Line {
+	out := []Line{{Text: "[quote]"}}
 	out = append(out, body...)
-	return append(out, outLine{text: "[/quote]"})
+	return append(out, Line{Text: "[/quote]"})
 }
 
 func TestWalkWithAnotherDialect(t *testing.T) {
@@ -39,7 +39,7 @@ func TestWalkWithAnotherDialect(t *testing.T) {
 	want := "[h1]Title x\n\n" +
 		"Hi <@U001>, [b]bold [i]both[/i][/b] [s]s[/s] [code]c[/code] [url=https://u]t[/url] \\[x].\n\n" +
 		"• a\n    1. b\n\n[quote]\nq\n[/quote]\n\n[pre go]\nx\n[/pre]\n\n[hr]"
-	if got := renderMarkdown(md, bracketDialect{}, testMentions); got != want {
+	if got := Markdown(md, bracketDialect{}, testMentions); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/mom-agent/mom/internal/render/rendertest"
 )
 
 func TestGuardMarks(t *testing.T) {
@@ -41,7 +43,7 @@ func TestMrkdwnLiteralMarksNeverPair(t *testing.T) {
 		"\\*\\*\\*many\\*\\*\\* \\_\\_init\\_\\_ \\`\\`\\`fence\\`\\`\\` (\\*aside\\*) \\*.go",
 		"- \\*item\\*\n  - \\_nested\\_\n\n> \\~quoted\\~ and\n> \\*two lines\\*",
 		"[\\*link\\* \\_text\\_](https://x.io) and ![\\~alt\\~](https://x.io/a.png)",
-		escapeMarkdown("*a* _b_ ~c~ `d` **e** __f__ ~~g~~ ``h`` ***i***"),
+		rendertest.EscapeMarkdown("*a* _b_ ~c~ `d` **e** __f__ ~~g~~ ``h`` ***i***"),
 	} {
 		out := Mrkdwn(md, testMentions)
 		if pair := slackPair(out); pair != "" {
@@ -71,19 +73,6 @@ func TestSlackPairModel(t *testing.T) {
 			t.Errorf("slackPair(%q) = %q, want %q", tc.text, got, tc.want)
 		}
 	}
-}
-
-// escapeMarkdown puts a backslash before every ASCII punctuation character of s, so that
-// markdown reads all of s as text.
-func escapeMarkdown(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if r < 0x80 && unicode.IsPunct(r) || r < 0x80 && unicode.IsSymbol(r) {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }
 
 // slackPair finds markup in Slack text as Slack would read it, outside code blocks, inline

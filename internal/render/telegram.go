@@ -16,7 +16,7 @@ import (
 // may be nil. The output is always well-formed: every tag is closed in the order opened.
 // TelegramHTML is safe for concurrent use.
 func TelegramHTML(md string, mentions Mentions) string {
-	return renderMarkdown(md, telegramDialect{}, mentions)
+	return Markdown(md, telegramDialect{}, mentions)
 }
 
 // telegramDialect spells Telegram's HTML subset.
@@ -26,67 +26,67 @@ type telegramDialect struct{}
 // text; '"' is escaped too so the same function serves attribute values.
 var telegramEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;")
 
-func (telegramDialect) escape(text string) string { return telegramEscaper.Replace(text) }
+func (telegramDialect) Escape(text string) string { return telegramEscaper.Replace(text) }
 
-func (telegramDialect) strong(inner string) string   { return wrapNonEmpty("b", inner) }
-func (telegramDialect) emphasis(inner string) string { return wrapNonEmpty("i", inner) }
-func (telegramDialect) strike(inner string) string   { return wrapNonEmpty("s", inner) }
+func (telegramDialect) Strong(inner string) string   { return wrapNonEmpty("b", inner) }
+func (telegramDialect) Emphasis(inner string) string { return wrapNonEmpty("i", inner) }
+func (telegramDialect) Strike(inner string) string   { return wrapNonEmpty("s", inner) }
 
-// code renders an inline code span; blank code is shown as plain text, since Telegram drops
+// Code renders an inline code span; blank code is shown as plain text, since Telegram drops
 // an entity that holds only spaces.
-func (d telegramDialect) code(text string) string {
+func (d telegramDialect) Code(text string) string {
 	if strings.TrimSpace(text) == "" {
-		return d.escape(text)
+		return d.Escape(text)
 	}
-	return "<code>" + d.escape(text) + "</code>"
+	return "<code>" + d.Escape(text) + "</code>"
 }
 
-func (d telegramDialect) link(url, text string) string {
+func (d telegramDialect) Link(url, text string) string {
 	if text == "" {
 		text = url
 	}
-	return `<a href="` + d.escape(url) + `">` + d.escape(text) + "</a>"
+	return `<a href="` + d.Escape(url) + `">` + d.Escape(text) + "</a>"
 }
 
-// heading makes a heading a bold line: Telegram has no headings.
-func (telegramDialect) heading(_ int, inner string) string {
+// Heading makes a heading a bold line: Telegram has no headings.
+func (telegramDialect) Heading(_ int, inner string) string {
 	return wrapNonEmpty("b", strings.ReplaceAll(inner, "\n", " "))
 }
 
-// codeBlock writes <pre>, or <pre><code class="language-x"> when the language is known, which
+// CodeBlock writes <pre>, or <pre><code class="language-x"> when the language is known, which
 // Telegram shows with the language's name and highlighting.
-func (d telegramDialect) codeBlock(lang, code string) []outLine {
+func (d telegramDialect) CodeBlock(lang, code string) []Line {
 	open, close := "<pre>", "</pre>"
 	if f := strings.Fields(lang); len(f) > 0 {
 		lang = f[0]
-		open, close = `<pre><code class="language-`+d.escape(lang)+`">`, "</code></pre>"
+		open, close = `<pre><code class="language-`+d.Escape(lang)+`">`, "</code></pre>"
 	}
-	body := strings.Split(d.escape(code), "\n")
-	lines := make([]outLine, len(body))
+	body := strings.Split(d.Escape(code), "\n")
+	lines := make([]Line, len(body))
 	for i, b := range body {
-		lines[i] = outLine{text: b, verbatim: true}
+		lines[i] = Line{Text: b, Verbatim: true}
 	}
-	lines[0].text = open + lines[0].text
-	lines[len(lines)-1].text += close
+	lines[0].Text = open + lines[0].Text
+	lines[len(lines)-1].Text += close
 	return lines
 }
 
-// quote wraps the lines in one <blockquote>. Blank lines stay inside it, so a quote with
+// Quote wraps the lines in one <blockquote>. Blank lines stay inside it, so a quote with
 // paragraphs stays one quote.
-func (telegramDialect) quote(body []outLine, _ bool) []outLine {
+func (telegramDialect) Quote(body []Line, _ bool) []Line {
 	if len(body) == 0 {
 		return body
 	}
-	out := make([]outLine, len(body))
+	out := make([]Line, len(body))
 	copy(out, body)
-	out[0].text = "<blockquote>" + out[0].text
-	out[len(out)-1].text += "</blockquote>"
+	out[0].Text = "<blockquote>" + out[0].Text
+	out[len(out)-1].Text += "</blockquote>"
 	return out
 }
 
-func (telegramDialect) thematicBreak() string { return "──────────" }
+func (telegramDialect) ThematicBreak() string { return Rule }
 
-func (telegramDialect) finishLine(s string) string { return s }
+func (telegramDialect) FinishLine(s string) string { return s }
 
 // wrapNonEmpty puts tag around inner unless inner is only whitespace, which Telegram would
 // show as nothing anyway.

@@ -6,24 +6,18 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/mom-agent/mom/internal/render/rendertest"
 )
 
 // tgMentions knows a person with a Telegram username (shown as @alice, which Telegram links
 // itself) and one without (linked by id).
-func tgMentions(username string) (string, bool) {
-	switch username {
-	case "alice":
-		return "@alice", true
-	case "john_doe":
-		return `<a href="tg://user?id=42">John Doe</a>`, true
-	}
-	return "", false
-}
+var tgMentions = rendertest.Mentions(map[string]string{"alice": "@alice", "john_doe": `<a href="tg://user?id=42">John Doe</a>`})
 
 // TestTelegramHTMLGolden renders testdata/telegram/*.md, checks that each result is HTML
 // Telegram accepts, and compares with the .html beside each; -update rewrites them.
 func TestTelegramHTMLGolden(t *testing.T) {
-	checkGolden(t, "telegram", ".html", func(t *testing.T, md string) string {
+	rendertest.Golden(t, "telegram", ".html", func(t *testing.T, md string) string {
 		got := TelegramHTML(md, tgMentions)
 		if err := checkTelegramHTML(got); err != nil {
 			t.Errorf("output is not valid Telegram HTML: %v", err)
@@ -127,19 +121,19 @@ func TestSplitTelegramHTMLCountsUTF16(t *testing.T) {
 // input: valid UTF-8 out for valid in, well-formed Telegram HTML, parts within the limit and
 // well-formed each, and no visible character lost.
 func FuzzTelegramHTML(f *testing.F) {
-	addGoldenSeeds(f, "telegram", 100, 700)
+	rendertest.AddGoldenSeeds(f, "telegram", 100, 700)
 	f.Add("**a `b` c** [x](http://y) > q\n\n```go\nx\n```", 20)
 	f.Fuzz(func(t *testing.T, md string, n int) {
 		out := TelegramHTML(md, tgMentions)
 		if utf8.ValidString(md) && !utf8.ValidString(out) {
-			t.Fatalf("valid input gave invalid UTF-8: %q", clip(out))
+			t.Fatalf("valid input gave invalid UTF-8: %q", rendertest.Clip(out))
 		}
 		if err := checkTelegramHTML(out); err != nil {
-			t.Fatalf("%v in %q", err, clip(out))
+			t.Fatalf("%v in %q", err, rendertest.Clip(out))
 		}
-		limit := 40 + abs(n)%5000
+		limit := 40 + rendertest.Abs(n)%5000
 		if err := checkTelegramParts(out, SplitTelegramHTML(out, limit), limit); err != nil {
-			t.Fatalf("SplitTelegramHTML(_, %d): %v\nmarkup %q", limit, err, clip(out))
+			t.Fatalf("SplitTelegramHTML(_, %d): %v\nmarkup %q", limit, err, rendertest.Clip(out))
 		}
 	})
 }
@@ -154,7 +148,7 @@ func checkTelegramParts(markup string, parts []string, limit int) error {
 			return fmt.Errorf("part %d has %d UTF-16 units, over %d", i, n, limit)
 		}
 		if err := checkTelegramHTML(p); err != nil {
-			return fmt.Errorf("part %d: %v: %q", i, err, clip(p))
+			return fmt.Errorf("part %d: %v: %q", i, err, rendertest.Clip(p))
 		}
 		if strings.TrimSpace(TelegramPlain(p)) == "" {
 			return fmt.Errorf("part %d shows nothing: %q", i, p)
@@ -163,7 +157,7 @@ func checkTelegramParts(markup string, parts []string, limit int) error {
 	}
 	noSpace := func(s string) string { return strings.Join(strings.Fields(s), "") }
 	if got, want := noSpace(all.String()), noSpace(TelegramPlain(markup)); got != want {
-		return fmt.Errorf("the parts show %q, the whole showed %q", clip(got), clip(want))
+		return fmt.Errorf("the parts show %q, the whole showed %q", rendertest.Clip(got), rendertest.Clip(want))
 	}
 	return nil
 }
@@ -182,7 +176,7 @@ func checkTelegramHTML(s string) error {
 		case '<':
 			m := tgTag.FindStringSubmatch(s[i:])
 			if m == nil {
-				return fmt.Errorf("malformed tag at byte %d: %q", i, clip(s[i:]))
+				return fmt.Errorf("malformed tag at byte %d: %q", i, rendertest.Clip(s[i:]))
 			}
 			closing, name, attrs := m[1] == "/", m[2], m[3]
 			if closing {
@@ -200,7 +194,7 @@ func checkTelegramHTML(s string) error {
 		case '&':
 			m := tgEntity.FindString(s[i:])
 			if m == "" {
-				return fmt.Errorf("bare & at byte %d: %q", i, clip(s[i:]))
+				return fmt.Errorf("bare & at byte %d: %q", i, rendertest.Clip(s[i:]))
 			}
 			i += len(m)
 		case '>':
