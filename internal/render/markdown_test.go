@@ -5,7 +5,12 @@ import (
 	"testing"
 
 	extast "github.com/yuin/goldmark/extension/ast"
+
+	"github.com/mom-agent/mom/internal/render/rendertest"
 )
+
+// testMentions knows three people; everyone else stays plain text.
+var testMentions = rendertest.Mentions(map[string]string{"alice": "<@U001>", "bob.smith": "<@U002>", "john_doe": "<@U003>"})
 
 // bracketDialect spells everything with visible tags. It shows that the walk assumes
 // nothing about any platform: a new platform's markup is one small type like this.

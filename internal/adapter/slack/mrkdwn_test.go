@@ -1,10 +1,12 @@
-package render
+package slack
 
 import (
+	"strings"
 	"sync"
 	"testing"
 	"unicode/utf8"
 
+	"github.com/mom-agent/mom/internal/render"
 	"github.com/mom-agent/mom/internal/render/rendertest"
 )
 
@@ -104,6 +106,48 @@ func TestMrkdwnConcurrent(t *testing.T) {
 	wg.Wait()
 }
 
+// TestMrkdwnSplitsLongAnswers: a long realistic answer in mrkdwn splits into parts of 8,000
+// characters, each with balanced fences, reopening the code blocks cut, and nothing is lost.
+func TestMrkdwnSplitsLongAnswers(t *testing.T) {
+	text := Mrkdwn(rendertest.LongAnswer(50_000), testMentions)
+	if n := utf8.RuneCountInString(text); n < 50_000 {
+		t.Fatalf("long answer has %d runes, want at least 50,000", n)
+	}
+	parts := render.Split(text, 8000)
+	if err := rendertest.CheckParts(text, parts, 8000); err != nil {
+		t.Fatal(err)
+	}
+	rendertest.CheckFencesBalanced(t, parts)
+	reopened := 0
+	for _, p := range parts[1:] {
+		if strings.HasPrefix(p, "```\n") {
+			reopened++
+		}
+	}
+	if len(parts) < 7 || reopened == 0 {
+		t.Errorf("got %d parts, %d reopening a code block; want at least 7 and 1", len(parts), reopened)
+	}
+}
+
+// FuzzMrkdwn checks Mrkdwn, and Split on what it returns, against their promises for any
+// input: no panic, valid UTF-8 out for valid in, Slack's angle brackets balanced, fences
+// balanced in every part, no part over the limit, nothing lost; and, with every markup
+// character of the input escaped, no '*', '_', '~' or '`' that Slack would pair.
+func FuzzMrkdwn(f *testing.F) {
+	rendertest.AddGoldenSeeds(f, "mrkdwn", 100, 500)
+	f.Fuzz(func(t *testing.T, md string, n int) {
+		out := Mrkdwn(md, testMentions)
+		if err := anglesBalanced(out); err != "" {
+			t.Fatalf("%s in %q", err, rendertest.Clip(out))
+		}
+		rendertest.CheckRenderedSplit(t, md, out, render.Split, 100+rendertest.Abs(n)%5000)
+		literal := Mrkdwn(rendertest.EscapeMarkdown(md), testMentions)
+		if pair := slackPair(literal); pair != "" {
+			t.Fatalf("escaped text gave %q, which Slack would format, in %q", pair, rendertest.Clip(literal))
+		}
+	})
+}
+
 func BenchmarkMrkdwn(b *testing.B) {
 	md := rendertest.LongAnswer(50_000)
 	b.SetBytes(int64(len(md)))
@@ -111,4 +155,32 @@ func BenchmarkMrkdwn(b *testing.B) {
 	for b.Loop() {
 		Mrkdwn(md, testMentions)
 	}
+}
+
+// anglesBalanced says what is wrong with the raw < and > in Slack text: each < must be
+// closed by a > before the next <, and no > may stand alone except as the "> " that
+// starts a quoted line.
+func anglesBalanced(s string) string {
+	open := false
+	for i, r := range s {
+		if r == '>' && !open && (i == 0 || s[i-1] == '\n') && strings.HasPrefix(s[i:], "> ") {
+			continue
+		}
+		switch r {
+		case '<':
+			if open {
+				return "< inside <...>"
+			}
+			open = true
+		case '>':
+			if !open {
+				return "> without <"
+			}
+			open = false
+		}
+	}
+	if open {
+		return "unclosed <"
+	}
+	return ""
 }
