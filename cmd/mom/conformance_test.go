@@ -509,7 +509,7 @@ func TestConformanceAnswerCheckCatchesBrokenSplits(t *testing.T) {
 	for name, parts := range map[string][]string{
 		"mrkdwn":   render.Split(slackadapter.Mrkdwn(answer, nil), slackadapter.MaxText),
 		"discord":  render.Split(render.Discord(answer, nil), discordadapter.MaxText),
-		"telegram": render.SplitTelegramHTML(render.TelegramHTML(answer, nil), tgadapter.MaxText),
+		"telegram": tgadapter.SplitHTML(tgadapter.HTML(answer, nil), tgadapter.MaxText),
 	} {
 		t.Run(name, func(t *testing.T) {
 			if len(parts) < 4 {

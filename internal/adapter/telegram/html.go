@@ -1,47 +1,49 @@
-// This file holds the Telegram HTML dialect of the markdown walk in markdown.go.
+// This file holds Telegram's HTML for render's markdown walk.
 
-package render
+package telegram
 
 import (
 	"html"
 	"strings"
+
+	"github.com/mom-agent/mom/internal/render"
 )
 
-// TelegramHTML converts standard (GitHub-flavoured) markdown, as the model writes it, to the
+// HTML converts standard (GitHub-flavoured) markdown, as the model writes it, to the
 // HTML that Telegram's parse_mode "HTML" reads (https://core.telegram.org/bots/api#html-style).
 // Only the tags Telegram supports are written: b, i, s, code, pre (with
 // <code class="language-x"> for a language), a href and blockquote. Headings become bold
 // lines, lists get • ◦ ▪ bullets, tables become <pre> blocks, and &, < and > are escaped
 // everywhere else. An @username that mentions resolves becomes its mention markup; mentions
 // may be nil. The output is always well-formed: every tag is closed in the order opened.
-// TelegramHTML is safe for concurrent use.
-func TelegramHTML(md string, mentions Mentions) string {
-	return Markdown(md, telegramDialect{}, mentions)
+// HTML is safe for concurrent use.
+func HTML(md string, mentions render.Mentions) string {
+	return render.Markdown(md, htmlMarkup{}, mentions)
 }
 
-// telegramDialect spells Telegram's HTML subset.
-type telegramDialect struct{}
+// htmlMarkup spells Telegram's HTML subset.
+type htmlMarkup struct{}
 
-// telegramEscaper escapes text for Telegram HTML. Telegram needs only &, < and > escaped in
+// htmlEscaper escapes text for Telegram HTML. Telegram needs only &, < and > escaped in
 // text; '"' is escaped too so the same function serves attribute values.
-var telegramEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;")
+var htmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;")
 
-func (telegramDialect) Escape(text string) string { return telegramEscaper.Replace(text) }
+func (htmlMarkup) Escape(text string) string { return htmlEscaper.Replace(text) }
 
-func (telegramDialect) Strong(inner string) string   { return wrapNonEmpty("b", inner) }
-func (telegramDialect) Emphasis(inner string) string { return wrapNonEmpty("i", inner) }
-func (telegramDialect) Strike(inner string) string   { return wrapNonEmpty("s", inner) }
+func (htmlMarkup) Strong(inner string) string   { return wrapNonEmpty("b", inner) }
+func (htmlMarkup) Emphasis(inner string) string { return wrapNonEmpty("i", inner) }
+func (htmlMarkup) Strike(inner string) string   { return wrapNonEmpty("s", inner) }
 
 // Code renders an inline code span; blank code is shown as plain text, since Telegram drops
 // an entity that holds only spaces.
-func (d telegramDialect) Code(text string) string {
+func (d htmlMarkup) Code(text string) string {
 	if strings.TrimSpace(text) == "" {
 		return d.Escape(text)
 	}
 	return "<code>" + d.Escape(text) + "</code>"
 }
 
-func (d telegramDialect) Link(url, text string) string {
+func (d htmlMarkup) Link(url, text string) string {
 	if text == "" {
 		text = url
 	}
@@ -49,22 +51,22 @@ func (d telegramDialect) Link(url, text string) string {
 }
 
 // Heading makes a heading a bold line: Telegram has no headings.
-func (telegramDialect) Heading(_ int, inner string) string {
+func (htmlMarkup) Heading(_ int, inner string) string {
 	return wrapNonEmpty("b", strings.ReplaceAll(inner, "\n", " "))
 }
 
 // CodeBlock writes <pre>, or <pre><code class="language-x"> when the language is known, which
 // Telegram shows with the language's name and highlighting.
-func (d telegramDialect) CodeBlock(lang, code string) []Line {
+func (d htmlMarkup) CodeBlock(lang, code string) []render.Line {
 	open, close := "<pre>", "</pre>"
 	if f := strings.Fields(lang); len(f) > 0 {
 		lang = f[0]
 		open, close = `<pre><code class="language-`+d.Escape(lang)+`">`, "</code></pre>"
 	}
 	body := strings.Split(d.Escape(code), "\n")
-	lines := make([]Line, len(body))
+	lines := make([]render.Line, len(body))
 	for i, b := range body {
-		lines[i] = Line{Text: b, Verbatim: true}
+		lines[i] = render.Line{Text: b, Verbatim: true}
 	}
 	lines[0].Text = open + lines[0].Text
 	lines[len(lines)-1].Text += close
@@ -73,20 +75,20 @@ func (d telegramDialect) CodeBlock(lang, code string) []Line {
 
 // Quote wraps the lines in one <blockquote>. Blank lines stay inside it, so a quote with
 // paragraphs stays one quote.
-func (telegramDialect) Quote(body []Line, _ bool) []Line {
+func (htmlMarkup) Quote(body []render.Line, _ bool) []render.Line {
 	if len(body) == 0 {
 		return body
 	}
-	out := make([]Line, len(body))
+	out := make([]render.Line, len(body))
 	copy(out, body)
 	out[0].Text = "<blockquote>" + out[0].Text
 	out[len(out)-1].Text += "</blockquote>"
 	return out
 }
 
-func (telegramDialect) ThematicBreak() string { return Rule }
+func (htmlMarkup) ThematicBreak() string { return render.Rule }
 
-func (telegramDialect) FinishLine(s string) string { return s }
+func (htmlMarkup) FinishLine(s string) string { return s }
 
 // wrapNonEmpty puts tag around inner unless inner is only whitespace, which Telegram would
 // show as nothing anyway.
@@ -97,10 +99,10 @@ func wrapNonEmpty(tag, inner string) string {
 	return "<" + tag + ">" + inner + "</" + tag + ">"
 }
 
-// TelegramPlain turns Telegram HTML back into the text a reader would see: tags removed and
+// Plain turns Telegram HTML back into the text a reader would see: tags removed and
 // entities decoded. It is the fallback when Telegram refuses the markup of a message, so that
 // the words still arrive.
-func TelegramPlain(markup string) string {
+func Plain(markup string) string {
 	var b strings.Builder
 	for {
 		i := strings.IndexByte(markup, '<')
