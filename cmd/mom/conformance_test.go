@@ -508,7 +508,7 @@ func TestConformanceAnswerCheckCatchesBrokenSplits(t *testing.T) {
 	answer := longAnswer()
 	for name, parts := range map[string][]string{
 		"mrkdwn":   render.Split(slackadapter.Mrkdwn(answer, nil), slackadapter.MaxText),
-		"discord":  render.Split(render.Discord(answer, nil), discordadapter.MaxText),
+		"discord":  render.Split(discordadapter.Markdown(answer, nil), discordadapter.MaxText),
 		"telegram": tgadapter.SplitHTML(tgadapter.HTML(answer, nil), tgadapter.MaxText),
 	} {
 		t.Run(name, func(t *testing.T) {
