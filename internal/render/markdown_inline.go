@@ -13,7 +13,7 @@ import (
 )
 
 // Inline content: text, emphasis, code spans, links and mentions, rendered through the
-// dialect.
+// Markup.
 
 // inlines renders the inline children of parent. Consecutive text nodes are gathered
 // into one run first: goldmark splits text at every character that might have been

@@ -12,39 +12,39 @@ import (
 // testMentions knows three people; everyone else stays plain text.
 var testMentions = rendertest.Mentions(map[string]string{"alice": "<@U001>", "bob.smith": "<@U002>", "john_doe": "<@U003>"})
 
-// bracketDialect spells everything with visible tags. It shows that the walk assumes
+// bracketMarkup spells everything with visible tags. It shows that the walk assumes
 // nothing about any platform: a new platform's markup is one small type like this.
-type bracketDialect struct{}
+type bracketMarkup struct{}
 
-func (bracketDialect) Escape(text string) string       { return strings.ReplaceAll(text, "[", `\[`) }
-func (bracketDialect) Strong(inner string) string      { return "[b]" + inner + "[/b]" }
-func (bracketDialect) Emphasis(inner string) string    { return "[i]" + inner + "[/i]" }
-func (bracketDialect) Strike(inner string) string      { return "[s]" + inner + "[/s]" }
-func (bracketDialect) Code(text string) string         { return "[code]" + text + "[/code]" }
-func (bracketDialect) Link(url, text string) string    { return "[url=" + url + "]" + text + "[/url]" }
-func (bracketDialect) ThematicBreak() string           { return "[hr]" }
-func (bracketDialect) FinishLine(s string) string      { return s }
-func (bracketDialect) Heading(n int, in string) string { return "[h" + string(rune('0'+n)) + "]" + in }
-func (bracketDialect) CodeBlock(lang, code string) []Line {
+func (bracketMarkup) Escape(text string) string       { return strings.ReplaceAll(text, "[", `\[`) }
+func (bracketMarkup) Strong(inner string) string      { return "[b]" + inner + "[/b]" }
+func (bracketMarkup) Emphasis(inner string) string    { return "[i]" + inner + "[/i]" }
+func (bracketMarkup) Strike(inner string) string      { return "[s]" + inner + "[/s]" }
+func (bracketMarkup) Code(text string) string         { return "[code]" + text + "[/code]" }
+func (bracketMarkup) Link(url, text string) string    { return "[url=" + url + "]" + text + "[/url]" }
+func (bracketMarkup) ThematicBreak() string           { return "[hr]" }
+func (bracketMarkup) FinishLine(s string) string      { return s }
+func (bracketMarkup) Heading(n int, in string) string { return "[h" + string(rune('0'+n)) + "]" + in }
+func (bracketMarkup) CodeBlock(lang, code string) []Line {
 	lines := []Line{{Text: "[pre " + lang + "]", Verbatim: true}}
 	for _, l := range strings.Split(code, "\n") {
 		lines = append(lines, Line{Text: l, Verbatim: true})
 	}
 	return append(lines, Line{Text: "[/pre]", Verbatim: true})
 }
-func (bracketDialect) Quote(body []Line, _ bool) []Line {
+func (bracketMarkup) Quote(body []Line, _ bool) []Line {
 	out := []Line{{Text: "[quote]"}}
 	out = append(out, body...)
 	return append(out, Line{Text: "[/quote]"})
 }
 
-func TestWalkWithAnotherDialect(t *testing.T) {
+func TestWalkWithAnotherMarkup(t *testing.T) {
 	md := "# Title *x*\n\nHi @alice, **bold *both*** ~~s~~ `c` [t](https://u) [x].\n\n" +
 		"- a\n  1. b\n\n> q\n\n```go\nx\n```\n\n---"
 	want := "[h1]Title x\n\n" +
 		"Hi <@U001>, [b]bold [i]both[/i][/b] [s]s[/s] [code]c[/code] [url=https://u]t[/url] \\[x].\n\n" +
 		"• a\n    1. b\n\n[quote]\nq\n[/quote]\n\n[pre go]\nx\n[/pre]\n\n[hr]"
-	if got := Markdown(md, bracketDialect{}, testMentions); got != want {
+	if got := Markdown(md, bracketMarkup{}, testMentions); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }

@@ -7,11 +7,24 @@ package render
 import (
 	"strings"
 	"unicode"
+
+	"github.com/mom-agent/mom/internal/chat"
 )
 
 // Rule is the line a Markup shows for a thematic break: no chat platform draws a horizontal
 // rule, so every one shows the same line of box-drawing characters.
 const Rule = "──────────"
+
+// IDMention turns the model's @username into <@id>, the mention markup of the platforms that
+// write a mention as the person's id in angle brackets, for the people find knows.
+func IDMention(find func(username string) (chat.User, bool)) Mentions {
+	return func(name string) (string, bool) {
+		if u, ok := find(name); ok {
+			return "<@" + u.ID + ">", true
+		}
+		return "", false
+	}
+}
 
 // WrapLines puts mark around each line of inner on its own and outside the spaces at the
 // line's ends, for a platform on which a style ends at a line break and a mark next to a

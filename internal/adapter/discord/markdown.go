@@ -105,7 +105,8 @@ func (d mdMarkup) Code(text string) string {
 }
 
 // Link writes a masked link for http(s) urls and the text with the url after it otherwise,
-// since Discord masks only web links (an e-mail address is shown once, without "mailto:"). The url goes inside <…>, which keeps Discord from unfurling it.
+// since Discord masks only web links (an e-mail address is shown once, without "mailto:").
+// The url goes inside <…>, which keeps Discord from unfurling it.
 func (d mdMarkup) Link(url, text string) string {
 	u := linkURL(url)
 	lower := strings.ToLower(url)
