@@ -85,17 +85,7 @@ func FuzzMarkdown(f *testing.F) {
 // discordBareMark finds a '*', '_', '~' or '`' in Discord text outside code blocks and <…>
 // (links, mentions) that no backslash escapes, and returns its index, or -1.
 func discordBareMark(text string) int {
-	inFence, start := false, 0
-	for _, line := range strings.SplitAfter(text, "\n") {
-		at := start
-		start += len(line)
-		if strings.HasPrefix(line, "```") {
-			inFence = !inFence
-			continue
-		}
-		if inFence {
-			continue
-		}
+	for at, line := range rendertest.TextLines(text) {
 		for i := 0; i < len(line); i++ {
 			switch c := line[i]; {
 			case c == '\\':

@@ -82,15 +82,7 @@ func TestSlackPairModel(t *testing.T) {
 // boundary) when a non-space follows, and closes after a non-space when the end of the line
 // or such a boundary follows; a word joiner is no boundary.
 func slackPair(text string) string {
-	inFence := false
-	for _, line := range strings.Split(text, "\n") {
-		if strings.HasPrefix(line, "```") {
-			inFence = !inFence
-			continue
-		}
-		if inFence {
-			continue
-		}
+	for _, line := range rendertest.TextLines(text) {
 		if p := linePair([]rune(line)); p != "" {
 			return p
 		}

@@ -7,6 +7,7 @@ package rendertest
 import (
 	"flag"
 	"fmt"
+	"iter"
 	"os"
 	"path/filepath"
 	"sort"
@@ -231,6 +232,26 @@ func FenceCount(s string) int {
 		}
 	}
 	return n
+}
+
+// TextLines yields the lines of text outside its code blocks (lines starting with ``` open
+// and close them, and are not yielded), without their line breaks, each with the byte offset
+// in text where it starts: where a test looks for markup the platform would read.
+func TextLines(text string) iter.Seq2[int, string] {
+	return func(yield func(at int, line string) bool) {
+		inFence, start := false, 0
+		for _, line := range strings.SplitAfter(text, "\n") {
+			at := start
+			start += len(line)
+			if strings.HasPrefix(line, "```") {
+				inFence = !inFence
+				continue
+			}
+			if !inFence && !yield(at, strings.TrimSuffix(line, "\n")) {
+				return
+			}
+		}
+	}
 }
 
 // CheckFencesBalanced fails t for each part with an odd number of fence lines, which would
