@@ -507,9 +507,9 @@ func balancedFences(text string) bool { return strings.Count(text, "```")%2 == 0
 func TestConformanceAnswerCheckCatchesBrokenSplits(t *testing.T) {
 	answer := longAnswer()
 	for name, parts := range map[string][]string{
-		"mrkdwn":   render.Split(render.Mrkdwn(answer, nil), slackadapter.MaxText),
-		"discord":  render.Split(render.Discord(answer, nil), discordadapter.MaxText),
-		"telegram": render.SplitTelegramHTML(render.TelegramHTML(answer, nil), tgadapter.MaxText),
+		"mrkdwn":   render.Split(slackadapter.Mrkdwn(answer, nil), slackadapter.MaxText),
+		"discord":  render.Split(discordadapter.Markdown(answer, nil), discordadapter.MaxText),
+		"telegram": tgadapter.SplitHTML(tgadapter.HTML(answer, nil), tgadapter.MaxText),
 	} {
 		t.Run(name, func(t *testing.T) {
 			if len(parts) < 4 {

@@ -13,7 +13,7 @@ import (
 )
 
 // Inline content: text, emphasis, code spans, links and mentions, rendered through the
-// dialect.
+// Markup.
 
 // inlines renders the inline children of parent. Consecutive text nodes are gathered
 // into one run first: goldmark splits text at every character that might have been
@@ -97,7 +97,7 @@ func (w *mdWalker) inline(n ast.Node, m inlineMode) string {
 		if m == modePlain {
 			return raw
 		}
-		return w.d.escape(raw) // shown as text, never dropped
+		return w.d.Escape(raw) // shown as text, never dropped
 	case *extast.TaskCheckBox:
 		return "" // the list item shows it in place of its bullet
 	default:
@@ -115,9 +115,9 @@ func (w *mdWalker) codeSpan(n *ast.CodeSpan, m inlineMode) string {
 	code := strings.ReplaceAll(b.String(), "\n", " ") // as CommonMark says
 	switch m {
 	case modeRich:
-		return w.d.code(code)
+		return w.d.Code(code)
 	case modeFlat:
-		return w.d.escape(code)
+		return w.d.Escape(code)
 	default:
 		return code
 	}
@@ -148,11 +148,11 @@ func (w *mdWalker) styled(s inlineStyle, m inlineMode, body func() string) strin
 	w.styles &^= s
 	switch s {
 	case styleStrong:
-		return w.d.strong(inner)
+		return w.d.Strong(inner)
 	case styleEmphasis:
-		return w.d.emphasis(inner)
+		return w.d.Emphasis(inner)
 	default:
-		return w.d.strike(inner)
+		return w.d.Strike(inner)
 	}
 }
 
@@ -169,9 +169,9 @@ func (w *mdWalker) link(url, text string, m inlineMode) string {
 	case m == modePlain:
 		return text + " (" + url + ")"
 	case url == "":
-		return w.d.escape(text)
+		return w.d.Escape(text)
 	default:
-		return w.d.link(url, text)
+		return w.d.Link(url, text)
 	}
 }
 
@@ -179,7 +179,7 @@ func (w *mdWalker) link(url, text string, m inlineMode) string {
 // into mention markup.
 func (w *mdWalker) text(s string) string {
 	if w.mentions == nil || !strings.Contains(s, "@") {
-		return w.d.escape(s)
+		return w.d.Escape(s)
 	}
 	var b strings.Builder
 	done := 0 // s[:done] is written
@@ -198,12 +198,12 @@ func (w *mdWalker) text(s string) string {
 		if !ok {
 			continue
 		}
-		b.WriteString(w.d.escape(s[done:at]))
+		b.WriteString(w.d.Escape(s[done:at]))
 		b.WriteString(markup)
 		done = at + 1 + len(name)
 		i = done
 	}
-	b.WriteString(w.d.escape(s[done:]))
+	b.WriteString(w.d.Escape(s[done:]))
 	return b.String()
 }
 

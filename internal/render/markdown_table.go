@@ -8,7 +8,7 @@ import (
 
 // table renders a GFM table as a padded grid in a code block: no chat platform draws
 // tables, and monospace is the only way columns stay lined up.
-func (w *mdWalker) table(t *extast.Table) []outLine {
+func (w *mdWalker) table(t *extast.Table) []Line {
 	var rows [][]string
 	for r := t.FirstChild(); r != nil; r = r.NextSibling() {
 		var cells []string
@@ -17,7 +17,7 @@ func (w *mdWalker) table(t *extast.Table) []outLine {
 		}
 		rows = append(rows, cells)
 	}
-	return w.d.codeBlock("", tableGrid(rows, t.Alignments))
+	return w.d.CodeBlock("", tableGrid(rows, t.Alignments))
 }
 
 // tableGrid lays rows out in columns padded to equal width (in monospace columns, see

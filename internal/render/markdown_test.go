@@ -5,41 +5,46 @@ import (
 	"testing"
 
 	extast "github.com/yuin/goldmark/extension/ast"
+
+	"github.com/mom-agent/mom/internal/render/rendertest"
 )
 
-// bracketDialect spells everything with visible tags. It shows that the walk assumes
-// nothing about Slack: a new platform is one small type like this.
-type bracketDialect struct{}
+// testMentions knows three people; everyone else stays plain text.
+var testMentions = rendertest.Mentions(map[string]string{"alice": "<@U001>", "bob.smith": "<@U002>", "john_doe": "<@U003>"})
 
-func (bracketDialect) escape(text string) string       { return strings.ReplaceAll(text, "[", `\[`) }
-func (bracketDialect) strong(inner string) string      { return "[b]" + inner + "[/b]" }
-func (bracketDialect) emphasis(inner string) string    { return "[i]" + inner + "[/i]" }
-func (bracketDialect) strike(inner string) string      { return "[s]" + inner + "[/s]" }
-func (bracketDialect) code(text string) string         { return "[code]" + text + "[/code]" }
-func (bracketDialect) link(url, text string) string    { return "[url=" + url + "]" + text + "[/url]" }
-func (bracketDialect) thematicBreak() string           { return "[hr]" }
-func (bracketDialect) finishLine(s string) string      { return s }
-func (bracketDialect) heading(n int, in string) string { return "[h" + string(rune('0'+n)) + "]" + in }
-func (bracketDialect) codeBlock(lang, code string) []outLine {
-	lines := []outLine{{text: "[pre " + lang + "]", verbatim: true}}
+// bracketMarkup spells everything with visible tags. It shows that the walk assumes
+// nothing about any platform: a new platform's markup is one small type like this.
+type bracketMarkup struct{}
+
+func (bracketMarkup) Escape(text string) string       { return strings.ReplaceAll(text, "[", `\[`) }
+func (bracketMarkup) Strong(inner string) string      { return "[b]" + inner + "[/b]" }
+func (bracketMarkup) Emphasis(inner string) string    { return "[i]" + inner + "[/i]" }
+func (bracketMarkup) Strike(inner string) string      { return "[s]" + inner + "[/s]" }
+func (bracketMarkup) Code(text string) string         { return "[code]" + text + "[/code]" }
+func (bracketMarkup) Link(url, text string) string    { return "[url=" + url + "]" + text + "[/url]" }
+func (bracketMarkup) ThematicBreak() string           { return "[hr]" }
+func (bracketMarkup) FinishLine(s string) string      { return s }
+func (bracketMarkup) Heading(n int, in string) string { return "[h" + string(rune('0'+n)) + "]" + in }
+func (bracketMarkup) CodeBlock(lang, code string) []Line {
+	lines := []Line{{Text: "[pre " + lang + "]", Verbatim: true}}
 	for _, l := range strings.Split(code, "\n") {
-		lines = append(lines, outLine{text: l, verbatim: true})
+		lines = append(lines, Line{Text: l, Verbatim: true})
 	}
-	return append(lines, outLine{text: "[/pre]", verbatim: true})
+	return append(lines, Line{Text: "[/pre]", Verbatim: true})
 }
-func (bracketDialect) quote(body []outLine, _ bool) []outLine {
-	out := []outLine{{text: "[quote]"}}
+func (bracketMarkup) Quote(body []Line, _ bool) []Line {
+	out := []Line{{Text: "[quote]"}}
 	out = append(out, body...)
-	return append(out, outLine{text: "[/quote]"})
+	return append(out, Line{Text: "[/quote]"})
 }
 
-func TestWalkWithAnotherDialect(t *testing.T) {
+func TestWalkWithAnotherMarkup(t *testing.T) {
 	md := "# Title *x*\n\nHi @alice, **bold *both*** ~~s~~ `c` [t](https://u) [x].\n\n" +
 		"- a\n  1. b\n\n> q\n\n```go\nx\n```\n\n---"
 	want := "[h1]Title x\n\n" +
 		"Hi <@U001>, [b]bold [i]both[/i][/b] [s]s[/s] [code]c[/code] [url=https://u]t[/url] \\[x].\n\n" +
 		"• a\n    1. b\n\n[quote]\nq\n[/quote]\n\n[pre go]\nx\n[/pre]\n\n[hr]"
-	if got := renderMarkdown(md, bracketDialect{}, testMentions); got != want {
+	if got := Markdown(md, bracketMarkup{}, testMentions); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }

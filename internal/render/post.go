@@ -41,14 +41,3 @@ func fill(d chat.Dialect) chat.Dialect {
 	}
 	return d
 }
-
-// IDMention turns the model's @username into <@id>, the mention markup of Slack and Discord,
-// for the people find knows.
-func IDMention(find func(username string) (chat.User, bool)) func(username string) (string, bool) {
-	return func(name string) (string, bool) {
-		if u, ok := find(name); ok {
-			return "<@" + u.ID + ">", true
-		}
-		return "", false
-	}
-}

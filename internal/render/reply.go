@@ -9,9 +9,9 @@ import (
 	"github.com/mom-agent/mom/internal/chat"
 )
 
-// Typist is the optional ability of a Surface whose platform shows that the bot is typing
-// (Discord, Telegram). A run's Reply calls Typing when the run starts and then every
-// Dialect.TypingEvery until the run ends; a failure only costs the indicator.
+// Typist is the optional ability of a Surface whose platform shows that the bot is typing.
+// A run's Reply calls Typing when the run starts and then every Dialect.TypingEvery until the
+// run ends; a failure only costs the indicator.
 type Typist interface {
 	// Typing shows the indicator at at, for as long as the platform shows it.
 	Typing(ctx context.Context, at chat.Place) error

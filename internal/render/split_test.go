@@ -2,137 +2,12 @@ package render
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/mom-agent/mom/internal/render/rendertest"
 )
-
-// checkParts says what is wrong with parts as the result of Split(text, max): a part
-// that is empty, longer than max, or starts or ends with whitespace a cut left behind;
-// or text lost, repeated or reordered. The fence lines Split adds where it cuts through
-// a code block are taken out before comparing; apart from those, parts joined must give
-// text back with only spaces and line breaks missing, and those only between parts or
-// before the first.
-func checkParts(text string, parts []string, limit int) error {
-	if !hasNonSpace(text) {
-		if parts != nil {
-			return fmt.Errorf("got %d parts for blank text, want none", len(parts))
-		}
-		return nil
-	}
-	if len(parts) == 0 {
-		return fmt.Errorf("got no parts for %d bytes of text", len(text))
-	}
-	for i, p := range parts {
-		if n := utf8.RuneCountInString(p); n == 0 || n > limit {
-			return fmt.Errorf("part %d has %d runes, want 1 to %d", i, n, limit)
-		}
-		first, _, _ := strings.Cut(p, "\n")
-		if i > 0 && !hasNonSpace(first) {
-			return fmt.Errorf("part %d starts with a blank line: %q", i, clip(p))
-		}
-		if i < len(parts)-1 && strings.TrimRight(p, " \t\r\n") != p {
-			return fmt.Errorf("part %d ends with whitespace: %q", i, clip(p[max(0, len(p)-40):]))
-		}
-	}
-	inFence := fenceOracle(text)
-	failed := map[[2]int]bool{} // (part, offset) pairs known not to match
-	var match func(i, at int) bool
-	match = func(i, at int) bool {
-		if i == len(parts) {
-			return !hasNonSpace(text[at:])
-		}
-		if failed[[2]int{i, at}] {
-			return false
-		}
-		for _, v := range contents(parts[i], i > 0 && inFence(at), i < len(parts)-1) {
-			for k := at; k <= len(text); k++ {
-				end := k + len(v.text)
-				if strings.HasPrefix(text[k:], v.text) && (!v.closed || inFence(end)) && match(i+1, end) {
-					return true
-				}
-				// Whitespace may be skipped where Split cut, and a run too long
-				// to share a part with any text may be skipped anywhere.
-				if k == len(text) || !strings.ContainsRune(" \t\r\n", rune(text[k])) {
-					break
-				}
-			}
-		}
-		failed[[2]int{i, at}] = true
-		return false
-	}
-	if !match(0, 0) {
-		return fmt.Errorf("parts joined do not give the text back")
-	}
-	return nil
-}
-
-// content is what a part may hold of the text, and whether Split closed a code block
-// after it.
-type content struct {
-	text   string
-	closed bool
-}
-
-// contents lists what part may hold of the text: itself, or itself without the fence
-// line Split reopened a code block with (when the text is inside one where the part
-// begins), or without the "```" line Split closed one with (when there is a next part).
-func contents(part string, reopened, more bool) []content {
-	starts := []string{part}
-	if first, rest, ok := strings.Cut(part, "\n"); reopened && ok && strings.HasPrefix(first, "```") {
-		starts = append(starts, rest)
-	}
-	var out []content
-	for _, s := range starts {
-		out = append(out, content{text: s})
-		if body, ok := strings.CutSuffix(s, "\n```"); more && ok {
-			out = append(out, content{text: body, closed: true})
-		}
-	}
-	return out
-}
-
-// fenceOracle returns whether offset x of text lies inside a code block: after an odd
-// number of whole lines starting with ```.
-func fenceOracle(text string) func(x int) bool {
-	var ends []int
-	start := 0
-	for _, l := range strings.SplitAfter(text, "\n") {
-		if strings.HasPrefix(l, "```") {
-			ends = append(ends, start+len(strings.TrimSuffix(l, "\n")))
-		}
-		start += len(l)
-	}
-	return func(x int) bool { return sort.SearchInts(ends, x+1)%2 == 1 }
-}
-
-// fenceCount counts the lines of s that start with ```.
-func fenceCount(s string) int {
-	n := 0
-	for _, l := range strings.Split(s, "\n") {
-		if strings.HasPrefix(l, "```") {
-			n++
-		}
-	}
-	return n
-}
-
-func checkFencesBalanced(t *testing.T, parts []string) {
-	t.Helper()
-	for i, p := range parts {
-		if n := fenceCount(p); n%2 != 0 {
-			t.Errorf("part %d has %d fence lines, want an even number:\n%s", i, n, clip(p))
-		}
-	}
-}
-
-func clip(s string) string {
-	if len(s) > 300 {
-		return s[:150] + " … " + s[len(s)-150:]
-	}
-	return s
-}
 
 func TestSplitEdges(t *testing.T) {
 	if got := Split("", 100); got != nil {
@@ -147,7 +22,7 @@ func TestSplitEdges(t *testing.T) {
 	for _, max := range []int{-5, 0, 1, 2, 3} {
 		text := "ab cd\n\nef"
 		parts := Split(text, max)
-		if err := checkParts(text, parts, maxInt1(max)); err != nil {
+		if err := rendertest.CheckParts(text, parts, maxInt1(max)); err != nil {
 			t.Errorf("max %d: %v (parts %q)", max, err, parts)
 		}
 	}
@@ -176,7 +51,7 @@ func TestSplitPrefersBlankLinesThenLineBreaksThenSpaces(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			got := Split(tc.text, 100)
-			if err := checkParts(tc.text, got, 100); err != nil {
+			if err := rendertest.CheckParts(tc.text, got, 100); err != nil {
 				t.Fatal(err)
 			}
 			if strings.Join(got, "|") != strings.Join(tc.want, "|") {
@@ -191,7 +66,7 @@ func TestSplitKeepsLinksWhole(t *testing.T) {
 	for shift := range 30 {
 		text := strings.Repeat("x", 40+shift) + " see " + link + " and more words after it"
 		parts := Split(text, 100)
-		if err := checkParts(text, parts, 100); err != nil {
+		if err := rendertest.CheckParts(text, parts, 100); err != nil {
 			t.Fatalf("shift %d: %v", shift, err)
 		}
 		if !strings.Contains(strings.Join(parts, "\n"), link) {
@@ -203,7 +78,7 @@ func TestSplitKeepsLinksWhole(t *testing.T) {
 func TestSplitCutsLinksLongerThanHalfMax(t *testing.T) {
 	text := "<https://example.com/" + strings.Repeat("a", 150) + "|text>"
 	parts := Split(text, 100)
-	if err := checkParts(text, parts, 100); err != nil {
+	if err := rendertest.CheckParts(text, parts, 100); err != nil {
 		t.Fatal(err)
 	}
 	if len(parts) != 2 {
@@ -214,7 +89,7 @@ func TestSplitCutsLinksLongerThanHalfMax(t *testing.T) {
 func TestSplitAvoidsInlineCode(t *testing.T) {
 	text := strings.Repeat("y", 60) + " `go test -run TestSomething ./internal/render/...` after"
 	parts := Split(text, 100)
-	if err := checkParts(text, parts, 100); err != nil {
+	if err := rendertest.CheckParts(text, parts, 100); err != nil {
 		t.Fatal(err)
 	}
 	if len(parts) != 2 || parts[0] != strings.Repeat("y", 60) {
@@ -226,7 +101,7 @@ func TestSplitMultibyteWithoutSpaces(t *testing.T) {
 	text := strings.Repeat("日本語のテキスト😀🎉", 300)
 	for _, max := range []int{7, 100, 101, 999} {
 		parts := Split(text, max)
-		if err := checkParts(text, parts, max); err != nil {
+		if err := rendertest.CheckParts(text, parts, max); err != nil {
 			t.Fatalf("max %d: %v", max, err)
 		}
 		for i, p := range parts {
@@ -244,22 +119,22 @@ func TestSplitReopensCodeBlocks(t *testing.T) {
 	}
 	text := "Here is the code:\n\n```go\n" + code.String() + "```\n\nThat is all."
 	parts := Split(text, 200)
-	if err := checkParts(text, parts, 200); err != nil {
+	if err := rendertest.CheckParts(text, parts, 200); err != nil {
 		t.Fatal(err)
 	}
-	checkFencesBalanced(t, parts)
+	rendertest.CheckFencesBalanced(t, parts)
 	if !strings.HasPrefix(parts[0], "Here is the code:\n\n```go\nline 00") {
-		t.Errorf("first part = %q, want it to start with the text and the code", clip(parts[0]))
+		t.Errorf("first part = %q, want it to start with the text and the code", rendertest.Clip(parts[0]))
 	}
 	if last := parts[len(parts)-1]; !strings.HasSuffix(last, "```\n\nThat is all.") {
-		t.Errorf("last part = %q, want it to end with the block's own fence and the text", clip(last))
+		t.Errorf("last part = %q, want it to end with the block's own fence and the text", rendertest.Clip(last))
 	}
 	for i, p := range parts[1:] {
 		if !strings.HasPrefix(p, "```go\n") {
-			t.Errorf("part %d does not reopen the block with its fence line: %q", i+1, clip(p))
+			t.Errorf("part %d does not reopen the block with its fence line: %q", i+1, rendertest.Clip(p))
 		}
 		if strings.HasPrefix(p, "```go\n```") || strings.HasSuffix(p, "```go\n```") {
-			t.Errorf("part %d holds an empty code block: %q", i+1, clip(p))
+			t.Errorf("part %d holds an empty code block: %q", i+1, rendertest.Clip(p))
 		}
 	}
 }
@@ -269,28 +144,28 @@ func TestSplitMaxSmallerThanFenceLine(t *testing.T) {
 	fenceLen := len("```python-with-a-long-info-string")
 	for max := 1; max <= 2*fenceLen+20; max++ {
 		parts := Split(text, max)
-		if err := checkParts(text, parts, max); err != nil {
+		if err := rendertest.CheckParts(text, parts, max); err != nil {
 			t.Fatalf("max %d: %v\n%q", max, err, parts)
 		}
 		if max >= 2*fenceLen { // below that the fence line itself may be cut
-			checkFencesBalanced(t, parts)
+			rendertest.CheckFencesBalanced(t, parts)
 		}
 	}
 }
 
+// TestSplitLongAnswer splits a long realistic answer as markdown, the markup of a platform
+// whose Dialect leaves Format unset: parts within the limit, each with balanced fences, the
+// code blocks cut reopened with their language, nothing lost.
 func TestSplitLongAnswer(t *testing.T) {
-	text := Mrkdwn(longAnswer(50_000), testMentions)
-	if n := utf8.RuneCountInString(text); n < 50_000 {
-		t.Fatalf("long answer has %d runes, want at least 50,000", n)
-	}
+	text := rendertest.LongAnswer(50_000)
 	parts := Split(text, 8000)
-	if err := checkParts(text, parts, 8000); err != nil {
+	if err := rendertest.CheckParts(text, parts, 8000); err != nil {
 		t.Fatal(err)
 	}
-	checkFencesBalanced(t, parts)
+	rendertest.CheckFencesBalanced(t, parts)
 	reopened := 0
 	for _, p := range parts[1:] {
-		if strings.HasPrefix(p, "```\n") {
+		if strings.HasPrefix(p, "```go\n") {
 			reopened++
 		}
 	}
@@ -299,28 +174,8 @@ func TestSplitLongAnswer(t *testing.T) {
 	}
 }
 
-func TestSplitCheckerCatchesLoss(t *testing.T) {
-	text := "one two three\n\nfour five six"
-	if err := checkParts(text, []string{"one two", "three\n\nfour five six"}, 100); err != nil {
-		t.Errorf("checkParts rejected a good split: %v", err)
-	}
-	for _, parts := range [][]string{
-		{"one two three", "four five"},          // lost "six"
-		{"one two three", "four five sixx"},     // added
-		{"one two three", "one two three"},      // repeated
-		{"four five six", "one two three"},      // reordered
-		{"one two", "three four five six"},      // lost the blank line inside a part
-		{"one two three\n", "four five six"},    // trailing whitespace left by the cut
-		{"one two three", "```\nfour five six"}, // a fence line added outside any code block
-	} {
-		if err := checkParts(text, parts, 100); err == nil {
-			t.Errorf("checkParts accepted %q", parts)
-		}
-	}
-}
-
 func BenchmarkSplit(b *testing.B) {
-	text := Mrkdwn(longAnswer(50_000), testMentions)
+	text := rendertest.LongAnswer(50_000)
 	b.SetBytes(int64(len(text)))
 	b.ReportAllocs()
 	for b.Loop() {

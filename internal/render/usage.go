@@ -1,8 +1,10 @@
-// Package render turns a run's events (package run) into what people see on a platform: the
-// model's markdown in each platform's markup, cut to its limits, and, on an adapter's raw
-// chat.Surface in its chat.Dialect, a run's reply (NewReply: progress, details, usage, long
-// answers) and the hub's short notices (Post). This file holds the usage summary every
-// adapter shows at the end of a run.
+// Package render turns a run's events (package run) into what people see on a platform: on
+// an adapter's raw chat.Surface in its chat.Dialect, a run's reply (NewReply: progress,
+// details, usage, long answers) and the hub's short notices (Post). It also holds what the
+// platforms' markups share: the one walk over the model's markdown (Markdown), which each
+// platform's package spells with a Markup of its own, the pieces of spelling more than one
+// platform uses, and cutting text to a platform's length limit (Split). It knows no platform
+// by name. This file holds the usage summary every adapter shows at the end of a run.
 package render
 
 import (

@@ -31,12 +31,11 @@ import (
 	"github.com/mom-agent/mom/internal/adapter/intake"
 	"github.com/mom-agent/mom/internal/chat"
 	"github.com/mom-agent/mom/internal/httpclient"
-	"github.com/mom-agent/mom/internal/render"
 	"github.com/mom-agent/mom/internal/store"
 )
 
 // MaxText is the longest message Discord takes, in characters.
-const MaxText = render.DiscordMaxText
+const MaxText = 2000
 
 // maxAttachment is the largest file mom downloads from a message.
 const maxAttachment = 25 << 20

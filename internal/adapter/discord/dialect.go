@@ -25,7 +25,7 @@ func (a *Adapter) Dialect() chat.Dialect {
 // format converts the model's markdown to Discord's, with @username of known people turned
 // into real mentions.
 func (a *Adapter) format(md string) string {
-	return render.Discord(md, render.IDMention(a.dir.byUsername))
+	return Markdown(md, render.IDMention(a.dir.byUsername))
 }
 
 // threadName names a thread mom starts after the request it answers (chat.Place.Topic), as

@@ -29,7 +29,7 @@ func (a *Adapter) Surface() chat.Surface { return a }
 // turned into real mentions; up to MaxText in a message; threads under any message; and the
 // placement and verbosity config.json chose.
 func (a *Adapter) Dialect() chat.Dialect {
-	mrkdwn := func(md string) string { return render.Mrkdwn(md, render.IDMention(a.dir.byUsername)) }
+	mrkdwn := func(md string) string { return Mrkdwn(md, render.IDMention(a.dir.byUsername)) }
 	return chat.Dialect{Format: mrkdwn, MaxText: MaxText, Edit: true, Delete: true, Threads: chat.InThreads,
 		// Within Slack's rate limit for chat.update: about one a second per channel before it
 		// starts answering 429.

@@ -4,14 +4,13 @@ import (
 	"time"
 
 	"github.com/mom-agent/mom/internal/chat"
-	"github.com/mom-agent/mom/internal/render"
 )
 
 // Dialect is how mom writes in Telegram: HTML, up to MaxText in a message and cut with its
 // tags whole, chains of replies for threads, "typing…", and the verbosity config.json chose.
 func (a *Adapter) Dialect() chat.Dialect {
 	return chat.Dialect{
-		Format: a.html, Split: render.SplitTelegramHTML, MaxText: MaxText, Edit: true, Delete: true,
+		Format: a.html, Split: SplitHTML, MaxText: MaxText, Edit: true, Delete: true,
 		Threads: chat.ReplyChains,
 		// Well inside Telegram's limits: about one message a second per chat, twenty a minute
 		// in groups.
@@ -24,4 +23,4 @@ func (a *Adapter) Dialect() chat.Dialect {
 
 // html converts the model's markdown to Telegram HTML, with @username of people mom has
 // heard from turned into mentions.
-func (a *Adapter) html(md string) string { return render.TelegramHTML(md, a.dir.mention) }
+func (a *Adapter) html(md string) string { return HTML(md, a.dir.mention) }

@@ -80,7 +80,7 @@ func (d *directory) mention(username string) (string, bool) {
 	case !d.madeUp[p.ID]:
 		return "@" + p.Username, true
 	}
-	return `<a href="tg://user?id=` + p.ID + `">` + htmlEscape(p.DisplayName) + "</a>", true
+	return `<a href="tg://user?id=` + p.ID + `">` + htmlEscaper.Replace(p.DisplayName) + "</a>", true
 }
 
 // Directory returns the people, and the chats (and forum topics), the bot has heard from
@@ -105,10 +105,6 @@ func (d *directory) channels() []chat.Channel {
 	slices.SortFunc(out, func(a, b chat.Channel) int { return strings.Compare(a.ID, b.ID) })
 	return out
 }
-
-var htmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;")
-
-func htmlEscape(s string) string { return htmlEscaper.Replace(s) }
 
 // forgetChat drops a chat the bot left, with its topics, so that nothing asks about it again.
 func (d *directory) forgetChat(chatID int64) {

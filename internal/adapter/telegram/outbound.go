@@ -14,7 +14,6 @@ import (
 	"github.com/go-telegram/bot/models"
 
 	"github.com/mom-agent/mom/internal/chat"
-	"github.com/mom-agent/mom/internal/render"
 )
 
 // retryAfter reads the pause Telegram asks for when it answers 429.
@@ -63,7 +62,7 @@ func (a *Adapter) sendHTML(ctx context.Context, channelID string, replyTo int, m
 	id, err := send()
 	if markupRefused(err) {
 		a.log.Warn("Telegram refused the message's formatting; sending it as plain text", "channel", channelID, "err", err)
-		p.ParseMode, p.Text = "", render.TelegramPlain(markup)
+		p.ParseMode, p.Text = "", Plain(markup)
 		id, err = send()
 	}
 	if err != nil {
@@ -90,7 +89,7 @@ func (a *Adapter) editHTML(ctx context.Context, channelID string, messageID int,
 	err = edit()
 	if markupRefused(err) {
 		a.log.Warn("Telegram refused the edit's formatting; sending it as plain text", "channel", channelID, "err", err)
-		p.ParseMode, p.Text = "", render.TelegramPlain(markup)
+		p.ParseMode, p.Text = "", Plain(markup)
 		err = edit()
 	}
 	if err != nil && !notModified(err) {

@@ -1,13 +1,13 @@
 // This file cuts Telegram HTML into messages that fit Telegram's length limit.
 
-package render
+package telegram
 
 import (
 	"strings"
 	"unicode/utf8"
 )
 
-// SplitTelegramHTML cuts Telegram HTML (as TelegramHTML writes it) into ordered parts of at
+// SplitHTML cuts Telegram HTML (as HTML writes it) into ordered parts of at
 // most max UTF-16 code units each, markup included: Telegram counts a message's length in
 // UTF-16 units of its visible text, so a part within max in markup is within max on screen.
 // It never cuts inside a tag or an entity (&amp;), and closes the tags open at a cut at the end
@@ -16,17 +16,17 @@ import (
 // line break, then at a space, in the second half of the room.
 //
 // The spaces and line breaks at a cut are dropped; every other character of the visible text
-// appears exactly once, in order. SplitTelegramHTML returns nil for text with nothing visible,
+// appears exactly once, in order. SplitHTML returns nil for text with nothing visible,
 // and never a part with nothing visible. Where max is too small to repeat the open tags, the
 // rest of the text is sent as escaped plain text.
-func SplitTelegramHTML(markup string, max int) []string {
+func SplitHTML(markup string, max int) []string {
 	if max < 1 {
 		max = 1
 	}
 	toks := tokenizeHTML(markup)
 	var parts []string
 	emit := func(p string) {
-		if strings.TrimSpace(TelegramPlain(p)) != "" {
+		if strings.TrimSpace(Plain(p)) != "" {
 			parts = append(parts, p)
 		}
 	}
@@ -40,7 +40,7 @@ func SplitTelegramHTML(markup string, max int) []string {
 		c := bestCut(toks, s, room)
 		if c <= s {
 			// Not even one character fits beside the open tags: give up on the markup.
-			for _, p := range splitPlainHTML(TelegramPlain(markup[toks[s].at:]), max) {
+			for _, p := range splitPlainHTML(Plain(markup[toks[s].at:]), max) {
 				emit(p)
 			}
 			break
@@ -205,7 +205,7 @@ func splitPlainHTML(text string, max int) []string {
 	var b strings.Builder
 	units, lastSpace := 0, -1
 	for _, r := range text {
-		piece := telegramEscaper.Replace(string(r))
+		piece := htmlEscaper.Replace(string(r))
 		if n := utf16Len(piece); units+n > max && b.Len() > 0 {
 			cut := b.String()
 			rest := ""

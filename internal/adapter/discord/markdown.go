@@ -1,37 +1,36 @@
-// This file holds the Discord dialect of the markdown walk in markdown.go.
+// This file holds Discord's markdown for render's markdown walk.
 
-package render
+package discord
 
 import (
 	"strings"
+
+	"github.com/mom-agent/mom/internal/render"
 )
 
-// DiscordMaxText is the longest message Discord takes, in characters.
-const DiscordMaxText = 2000
-
-// Discord converts standard (GitHub-flavoured) markdown, as the model writes it, to the
+// Markdown converts standard (GitHub-flavoured) markdown, as the model writes it, to the
 // markdown Discord shows. Discord reads most of it as it is, so this is close to a pass-
 // through: emphasis, code, quotes, headings (levels 1 to 3) and masked links keep their
 // markdown; lists get • ◦ ▪ bullets like every platform, tables become padded code blocks,
 // and plain text has Discord's markup characters escaped with a backslash. Links are wrapped
 // in <…> so they do not unfurl into embeds. An @username that mentions resolves becomes its
-// mention markup (<@id>); mentions may be nil. Discord is safe for concurrent use.
-func Discord(md string, mentions Mentions) string {
-	return renderMarkdown(md, discordDialect{}, mentions)
+// mention markup (<@id>); mentions may be nil. Markdown is safe for concurrent use.
+func Markdown(md string, mentions render.Mentions) string {
+	return render.Markdown(md, mdMarkup{}, mentions)
 }
 
-// discordDialect spells Discord's markdown
+// mdMarkup spells Discord's markdown
 // (https://support.discord.com/hc/en-us/articles/210298617).
-type discordDialect struct{}
+type mdMarkup struct{}
 
-// discordSpecial are the characters Discord may read as markup anywhere in a line: emphasis,
+// markupChars are the characters Discord may read as markup anywhere in a line: emphasis,
 // strike, spoilers, code, mentions and custom emoji, masked links, and the backslash itself.
-const discordSpecial = "\\*_~`|<[]"
+const markupChars = "\\*_~`|<[]"
 
-// escape puts a backslash before each character Discord could read as markup, and before the
+// Escape puts a backslash before each character Discord could read as markup, and before the
 // marker that would start a heading, quote or list at the beginning of a line. Discord drops a
 // backslash in front of any punctuation, so over-escaping shows nothing extra.
-func (discordDialect) escape(text string) string {
+func (mdMarkup) Escape(text string) string {
 	var b strings.Builder
 	lineStart := true
 	mark := -1 // index of a line-start marker to escape
@@ -42,7 +41,7 @@ func (discordDialect) escape(text string) string {
 				mark = i + k
 			}
 		}
-		if strings.IndexByte(discordSpecial, c) >= 0 || i == mark {
+		if strings.IndexByte(markupChars, c) >= 0 || i == mark {
 			b.WriteByte('\\')
 		}
 		b.WriteByte(c)
@@ -87,17 +86,17 @@ func blockMarker(s string) int {
 	return -1
 }
 
-func (discordDialect) strong(inner string) string   { return wrapLines(inner, "**") }
-func (discordDialect) emphasis(inner string) string { return wrapLines(inner, "*") }
-func (discordDialect) strike(inner string) string   { return wrapLines(inner, "~~") }
+func (mdMarkup) Strong(inner string) string   { return render.WrapLines(inner, "**") }
+func (mdMarkup) Emphasis(inner string) string { return render.WrapLines(inner, "*") }
+func (mdMarkup) Strike(inner string) string   { return render.WrapLines(inner, "~~") }
 
-// code renders an inline code span. A span holding a backtick is fenced with two; one
+// Code renders an inline code span. A span holding a backtick is fenced with two; one
 // holding two in a row cannot be written as code and is shown as escaped text, so that the
 // characters stay exact. Blank code is shown plainly too.
-func (d discordDialect) code(text string) string {
+func (d mdMarkup) Code(text string) string {
 	switch {
 	case strings.TrimSpace(text) == "" || strings.Contains(text, "``"):
-		return d.escape(text)
+		return d.Escape(text)
 	case strings.Contains(text, "`"):
 		return "`` " + text + " ``"
 	default:
@@ -105,38 +104,33 @@ func (d discordDialect) code(text string) string {
 	}
 }
 
-// link writes a masked link for http(s) urls and the text with the url after it otherwise,
-// since Discord masks only web links (an e-mail address is shown once, without "mailto:"). The url goes inside <…>, which keeps Discord from unfurling it.
-func (d discordDialect) link(url, text string) string {
-	u := discordURL(url)
+// Link writes a masked link for http(s) urls and the text with the url after it otherwise,
+// since Discord masks only web links (an e-mail address is shown once, without "mailto:").
+// The url goes inside <…>, which keeps Discord from unfurling it.
+func (d mdMarkup) Link(url, text string) string {
+	u := linkURL(url)
 	lower := strings.ToLower(url)
 	web := strings.HasPrefix(lower, "http://") || strings.HasPrefix(lower, "https://")
 	switch {
 	case text == "" && web:
 		return "<" + u + ">"
 	case text == "" || strings.TrimPrefix(url, "mailto:") == text:
-		return d.escape(strings.TrimPrefix(url, "mailto:"))
+		return d.Escape(strings.TrimPrefix(url, "mailto:"))
 	case web:
-		return "[" + d.escape(text) + "](<" + u + ">)"
+		return "[" + d.Escape(text) + "](<" + u + ">)"
 	default:
-		return d.escape(text) + " (" + d.escape(url) + ")"
+		return d.Escape(text) + " (" + d.Escape(url) + ")"
 	}
 }
 
-// heading uses Discord's three heading sizes; deeper levels share the smallest.
-func (discordDialect) heading(level int, inner string) string {
+// Heading uses Discord's three heading sizes; deeper levels share the smallest.
+func (mdMarkup) Heading(level int, inner string) string {
 	level = min(max(level, 1), 3)
 	return strings.Repeat("#", level) + " " + strings.ReplaceAll(inner, "\n", " ")
 }
 
-func (discordDialect) codeBlock(lang, code string) []outLine {
-	body := strings.Split(breakFences(code), "\n")
-	lines := make([]outLine, 0, len(body)+2)
-	lines = append(lines, outLine{text: "```" + fenceLang(lang), verbatim: true})
-	for _, b := range body {
-		lines = append(lines, outLine{text: b, verbatim: true})
-	}
-	return append(lines, outLine{text: "```", verbatim: true})
+func (mdMarkup) CodeBlock(lang, code string) []render.Line {
+	return render.FencedBlock(fenceLang(lang), code)
 }
 
 // fenceLang keeps a code block's language when it is a plain name Discord can highlight
@@ -153,20 +147,16 @@ func fenceLang(lang string) string {
 	return lang
 }
 
-// quote prefixes each line with "> ". Discord reads ">" as a quote only at the start of a
-// line, so in a list item, where the line will be indented, the marker is written as text.
-func (d discordDialect) quote(body []outLine, inList bool) []outLine {
-	if inList {
-		return prefixLines(body, d.escape("> "))
-	}
-	return prefixLines(body, "> ")
+// Quote prefixes each line with "> ", as render.QuoteLines says.
+func (d mdMarkup) Quote(body []render.Line, inList bool) []render.Line {
+	return render.QuoteLines(body, inList, d.Escape)
 }
 
-func (discordDialect) thematicBreak() string { return "──────────" }
+func (mdMarkup) ThematicBreak() string { return render.Rule }
 
-// finishLine breaks runs of three backticks that a code span next to other backticks could
-// form, so the fences codeBlock writes are the only ones (which is also what Split relies on).
-func (discordDialect) finishLine(s string) string { return breakFences(s) }
+// FinishLine breaks runs of three backticks that a code span next to other backticks could
+// form, so the fences CodeBlock writes are the only ones (which is also what Split relies on).
+func (mdMarkup) FinishLine(s string) string { return render.BreakFences(s) }
 
-// discordURL percent-encodes what would end the url inside <…> or (…) early.
-func discordURL(url string) string { return percentEncode(url, "<>()`") }
+// linkURL percent-encodes what would end the url inside <…> or (…) early.
+func linkURL(url string) string { return render.PercentEncode(url, "<>()`") }

@@ -1,10 +1,12 @@
-package render
+package slack
 
 import (
 	"os"
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/mom-agent/mom/internal/render/rendertest"
 )
 
 func TestGuardMarks(t *testing.T) {
@@ -41,7 +43,7 @@ func TestMrkdwnLiteralMarksNeverPair(t *testing.T) {
 		"\\*\\*\\*many\\*\\*\\* \\_\\_init\\_\\_ \\`\\`\\`fence\\`\\`\\` (\\*aside\\*) \\*.go",
 		"- \\*item\\*\n  - \\_nested\\_\n\n> \\~quoted\\~ and\n> \\*two lines\\*",
 		"[\\*link\\* \\_text\\_](https://x.io) and ![\\~alt\\~](https://x.io/a.png)",
-		escapeMarkdown("*a* _b_ ~c~ `d` **e** __f__ ~~g~~ ``h`` ***i***"),
+		rendertest.EscapeMarkdown("*a* _b_ ~c~ `d` **e** __f__ ~~g~~ ``h`` ***i***"),
 	} {
 		out := Mrkdwn(md, testMentions)
 		if pair := slackPair(out); pair != "" {
@@ -73,19 +75,6 @@ func TestSlackPairModel(t *testing.T) {
 	}
 }
 
-// escapeMarkdown puts a backslash before every ASCII punctuation character of s, so that
-// markdown reads all of s as text.
-func escapeMarkdown(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if r < 0x80 && unicode.IsPunct(r) || r < 0x80 && unicode.IsSymbol(r) {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
 // slackPair finds markup in Slack text as Slack would read it, outside code blocks, inline
 // code and <…> markup, and returns the first pair of marks with what they enclose, or "".
 // It models Slack's rule independently of guardMarks: a mark opens after the start of the
@@ -93,15 +82,7 @@ func escapeMarkdown(s string) string {
 // boundary) when a non-space follows, and closes after a non-space when the end of the line
 // or such a boundary follows; a word joiner is no boundary.
 func slackPair(text string) string {
-	inFence := false
-	for _, line := range strings.Split(text, "\n") {
-		if strings.HasPrefix(line, "```") {
-			inFence = !inFence
-			continue
-		}
-		if inFence {
-			continue
-		}
+	for _, line := range rendertest.TextLines(text) {
 		if p := linePair([]rune(line)); p != "" {
 			return p
 		}

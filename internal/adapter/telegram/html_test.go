@@ -1,4 +1,4 @@
-package render
+package telegram
 
 import (
 	"fmt"
@@ -6,33 +6,27 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/mom-agent/mom/internal/render/rendertest"
 )
 
 // tgMentions knows a person with a Telegram username (shown as @alice, which Telegram links
 // itself) and one without (linked by id).
-func tgMentions(username string) (string, bool) {
-	switch username {
-	case "alice":
-		return "@alice", true
-	case "john_doe":
-		return `<a href="tg://user?id=42">John Doe</a>`, true
-	}
-	return "", false
-}
+var tgMentions = rendertest.Mentions(map[string]string{"alice": "@alice", "john_doe": `<a href="tg://user?id=42">John Doe</a>`})
 
-// TestTelegramHTMLGolden renders testdata/telegram/*.md, checks that each result is HTML
+// TestHTMLGolden renders testdata/html/*.md, checks that each result is HTML
 // Telegram accepts, and compares with the .html beside each; -update rewrites them.
-func TestTelegramHTMLGolden(t *testing.T) {
-	checkGolden(t, "telegram", ".html", func(t *testing.T, md string) string {
-		got := TelegramHTML(md, tgMentions)
-		if err := checkTelegramHTML(got); err != nil {
+func TestHTMLGolden(t *testing.T) {
+	rendertest.Golden(t, "html", ".html", func(t *testing.T, md string) string {
+		got := HTML(md, tgMentions)
+		if err := checkHTML(got); err != nil {
 			t.Errorf("output is not valid Telegram HTML: %v", err)
 		}
 		return got
 	})
 }
 
-func TestTelegramHTML(t *testing.T) {
+func TestHTML(t *testing.T) {
 	tests := []struct{ name, md, want string }{
 		{"bold italic strike", "**b** _i_ ~~s~~", "<b>b</b> <i>i</i> <s>s</s>"},
 		{"escaping", "a < b && c > d", "a &lt; b &amp;&amp; c &gt; d"},
@@ -52,25 +46,25 @@ func TestTelegramHTML(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := TelegramHTML(tt.md, tgMentions)
+			got := HTML(tt.md, tgMentions)
 			if got != tt.want {
-				t.Errorf("TelegramHTML(%q)\n got %q\nwant %q", tt.md, got, tt.want)
+				t.Errorf("HTML(%q)\n got %q\nwant %q", tt.md, got, tt.want)
 			}
-			if err := checkTelegramHTML(got); err != nil {
+			if err := checkHTML(got); err != nil {
 				t.Error(err)
 			}
 		})
 	}
 }
 
-func TestTelegramPlain(t *testing.T) {
+func TestPlain(t *testing.T) {
 	in := `<b>a &lt; b</b> &amp; <a href="https://x.io/?a&amp;b">link</a> &quot;q&quot;`
-	if got, want := TelegramPlain(in), `a < b & link "q"`; got != want {
-		t.Errorf("TelegramPlain = %q, want %q", got, want)
+	if got, want := Plain(in), `a < b & link "q"`; got != want {
+		t.Errorf("Plain = %q, want %q", got, want)
 	}
 }
 
-func TestSplitTelegramHTMLKeepsTagsWhole(t *testing.T) {
+func TestSplitHTMLKeepsTagsWhole(t *testing.T) {
 	var md strings.Builder
 	md.WriteString("**Intro** with a [link](https://example.com/a?x=1&y=2) & more.\n\n")
 	md.WriteString("```python\n")
@@ -81,9 +75,9 @@ func TestSplitTelegramHTMLKeepsTagsWhole(t *testing.T) {
 	for i := range 40 {
 		fmt.Fprintf(&md, "Paragraph %d has **bold words that go on and on** and `code & stuff`.\n\n", i)
 	}
-	markup := TelegramHTML(md.String(), nil)
+	markup := HTML(md.String(), nil)
 	for _, limit := range []int{300, 1000, 4096} {
-		parts := SplitTelegramHTML(markup, limit)
+		parts := SplitHTML(markup, limit)
 		if err := checkTelegramParts(markup, parts, limit); err != nil {
 			t.Fatalf("limit %d: %v", limit, err)
 		}
@@ -104,17 +98,17 @@ func TestSplitTelegramHTMLKeepsTagsWhole(t *testing.T) {
 			}
 		}
 	}
-	if got := SplitTelegramHTML("<b> </b>\n", 10); got != nil {
+	if got := SplitHTML("<b> </b>\n", 10); got != nil {
 		t.Errorf("blank markup gave parts %q", got)
 	}
-	if got := SplitTelegramHTML("short <b>one</b>", 4096); len(got) != 1 || got[0] != "short <b>one</b>" {
+	if got := SplitHTML("short <b>one</b>", 4096); len(got) != 1 || got[0] != "short <b>one</b>" {
 		t.Errorf("short markup changed: %q", got)
 	}
 }
 
-func TestSplitTelegramHTMLCountsUTF16(t *testing.T) {
+func TestSplitHTMLCountsUTF16(t *testing.T) {
 	markup := strings.Repeat("😀", 3000) // 6000 UTF-16 units
-	parts := SplitTelegramHTML(markup, 4096)
+	parts := SplitHTML(markup, 4096)
 	if err := checkTelegramParts(markup, parts, 4096); err != nil {
 		t.Fatal(err)
 	}
@@ -123,28 +117,28 @@ func TestSplitTelegramHTMLCountsUTF16(t *testing.T) {
 	}
 }
 
-// FuzzTelegramHTML checks TelegramHTML, and SplitTelegramHTML on what it returns, for any
+// FuzzHTML checks HTML, and SplitHTML on what it returns, for any
 // input: valid UTF-8 out for valid in, well-formed Telegram HTML, parts within the limit and
 // well-formed each, and no visible character lost.
-func FuzzTelegramHTML(f *testing.F) {
-	addGoldenSeeds(f, "telegram", 100, 700)
+func FuzzHTML(f *testing.F) {
+	rendertest.AddGoldenSeeds(f, "html", 100, 700)
 	f.Add("**a `b` c** [x](http://y) > q\n\n```go\nx\n```", 20)
 	f.Fuzz(func(t *testing.T, md string, n int) {
-		out := TelegramHTML(md, tgMentions)
+		out := HTML(md, tgMentions)
 		if utf8.ValidString(md) && !utf8.ValidString(out) {
-			t.Fatalf("valid input gave invalid UTF-8: %q", clip(out))
+			t.Fatalf("valid input gave invalid UTF-8: %q", rendertest.Clip(out))
 		}
-		if err := checkTelegramHTML(out); err != nil {
-			t.Fatalf("%v in %q", err, clip(out))
+		if err := checkHTML(out); err != nil {
+			t.Fatalf("%v in %q", err, rendertest.Clip(out))
 		}
-		limit := 40 + abs(n)%5000
-		if err := checkTelegramParts(out, SplitTelegramHTML(out, limit), limit); err != nil {
-			t.Fatalf("SplitTelegramHTML(_, %d): %v\nmarkup %q", limit, err, clip(out))
+		limit := 40 + rendertest.Abs(n)%5000
+		if err := checkTelegramParts(out, SplitHTML(out, limit), limit); err != nil {
+			t.Fatalf("SplitHTML(_, %d): %v\nmarkup %q", limit, err, rendertest.Clip(out))
 		}
 	})
 }
 
-// checkTelegramParts says what is wrong with parts as the result of SplitTelegramHTML:
+// checkTelegramParts says what is wrong with parts as the result of SplitHTML:
 // a part over the limit or not well-formed, or visible text lost, repeated or reordered
 // (whitespace aside, which cuts drop).
 func checkTelegramParts(markup string, parts []string, limit int) error {
@@ -153,17 +147,17 @@ func checkTelegramParts(markup string, parts []string, limit int) error {
 		if n := utf16Len(p); n > limit {
 			return fmt.Errorf("part %d has %d UTF-16 units, over %d", i, n, limit)
 		}
-		if err := checkTelegramHTML(p); err != nil {
-			return fmt.Errorf("part %d: %v: %q", i, err, clip(p))
+		if err := checkHTML(p); err != nil {
+			return fmt.Errorf("part %d: %v: %q", i, err, rendertest.Clip(p))
 		}
-		if strings.TrimSpace(TelegramPlain(p)) == "" {
+		if strings.TrimSpace(Plain(p)) == "" {
 			return fmt.Errorf("part %d shows nothing: %q", i, p)
 		}
-		all.WriteString(TelegramPlain(p))
+		all.WriteString(Plain(p))
 	}
 	noSpace := func(s string) string { return strings.Join(strings.Fields(s), "") }
-	if got, want := noSpace(all.String()), noSpace(TelegramPlain(markup)); got != want {
-		return fmt.Errorf("the parts show %q, the whole showed %q", clip(got), clip(want))
+	if got, want := noSpace(all.String()), noSpace(Plain(markup)); got != want {
+		return fmt.Errorf("the parts show %q, the whole showed %q", rendertest.Clip(got), rendertest.Clip(want))
 	}
 	return nil
 }
@@ -175,14 +169,14 @@ var (
 
 // checkTelegramHTML checks that s is HTML as Telegram accepts it: only its tags, with only the
 // attributes they take, closed in order; only the entities it decodes; no stray < or >.
-func checkTelegramHTML(s string) error {
+func checkHTML(s string) error {
 	var open []string
 	for i := 0; i < len(s); {
 		switch s[i] {
 		case '<':
 			m := tgTag.FindStringSubmatch(s[i:])
 			if m == nil {
-				return fmt.Errorf("malformed tag at byte %d: %q", i, clip(s[i:]))
+				return fmt.Errorf("malformed tag at byte %d: %q", i, rendertest.Clip(s[i:]))
 			}
 			closing, name, attrs := m[1] == "/", m[2], m[3]
 			if closing {
@@ -200,7 +194,7 @@ func checkTelegramHTML(s string) error {
 		case '&':
 			m := tgEntity.FindString(s[i:])
 			if m == "" {
-				return fmt.Errorf("bare & at byte %d: %q", i, clip(s[i:]))
+				return fmt.Errorf("bare & at byte %d: %q", i, rendertest.Clip(s[i:]))
 			}
 			i += len(m)
 		case '>':

@@ -1,26 +1,22 @@
-package render
+package slack
 
 import (
-	"fmt"
 	"strings"
 	"sync"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/mom-agent/mom/internal/render"
+	"github.com/mom-agent/mom/internal/render/rendertest"
 )
 
 // testMentions knows three people; everyone else stays plain text.
-func testMentions(username string) (string, bool) {
-	id, ok := map[string]string{"alice": "U001", "bob.smith": "U002", "john_doe": "U003"}[username]
-	if !ok {
-		return "", false
-	}
-	return "<@" + id + ">", true
-}
+var testMentions = rendertest.Mentions(map[string]string{"alice": "<@U001>", "bob.smith": "<@U002>", "john_doe": "<@U003>"})
 
 // TestMrkdwnGolden renders testdata/mrkdwn/*.md and compares with the .txt beside each;
 // -update rewrites them.
 func TestMrkdwnGolden(t *testing.T) {
-	checkGolden(t, "mrkdwn", ".txt", func(_ *testing.T, md string) string { return Mrkdwn(md, testMentions) })
+	rendertest.Golden(t, "mrkdwn", ".txt", func(_ *testing.T, md string) string { return Mrkdwn(md, testMentions) })
 }
 
 func TestMrkdwn(t *testing.T) {
@@ -97,7 +93,7 @@ func TestMrkdwnInvalidUTF8(t *testing.T) {
 }
 
 func TestMrkdwnConcurrent(t *testing.T) {
-	md := longAnswer(20_000)
+	md := rendertest.LongAnswer(20_000)
 	want := Mrkdwn(md, testMentions)
 	var wg sync.WaitGroup
 	for range 8 {
@@ -110,41 +106,81 @@ func TestMrkdwnConcurrent(t *testing.T) {
 	wg.Wait()
 }
 
-// longAnswer builds a realistic model answer of at least size bytes: headings, prose
-// with links and mentions, nested lists, tables with unicode, and code blocks, some of
-// them longer than 8,000 characters.
-func longAnswer(size int) string {
-	pkgs := []string{"client", "store", "naïve/café", "日本語", "retry"}
-	var b strings.Builder
-	for i := 0; b.Len() < size; i++ {
-		pkg := pkgs[i%len(pkgs)]
-		fmt.Fprintf(&b, "## Step %d: fix the `%s` package\n\n", i+1, pkg)
-		b.WriteString("Thanks @alice — I read **every** file. The *short* version: the retry loop in " +
-			"`client.go` never resets its backoff when `err == nil && n < 0`; see " +
-			"[the docs](https://pkg.go.dev/net/http#Client) and https://github.com/golang/go/issues/12345. " +
-			"Ping @bob.smith if the numbers look off 😀.\n\n")
-		b.WriteString("1. Reproduce it:\n   - run `go test -run TestRetry ./...`\n   - watch the logs\n" +
-			"     - look for `backoff=0s`\n2. Fix it (see below)\n3. [x] Ship it\n\n")
-		b.WriteString("| file | lines | status |\n|:-----|------:|:------:|\n" +
-			"| `client.go` | 120 | ✅ fixed |\n| store/日本語.go | 8 | **todo** |\n| [readme](https://x.io/README.md) | 3 | ok |\n\n")
-		lines := 12
-		if i%4 == 1 {
-			lines = 260 // a block longer than 8,000 characters
-		}
-		b.WriteString("```go\n")
-		for l := range lines {
-			fmt.Fprintf(&b, "\tif err := step%d(ctx, &cfg); err != nil && attempt < %d { // <retry>\n", l, l%7)
-		}
-		b.WriteString("```\n\n> **Note:** values < 0 & > 100 are clamped.\n\n---\n\n")
+// TestMrkdwnSplitsLongAnswers: a long realistic answer in mrkdwn splits into parts of 8,000
+// characters, each with balanced fences, reopening the code blocks cut, and nothing is lost.
+func TestMrkdwnSplitsLongAnswers(t *testing.T) {
+	text := Mrkdwn(rendertest.LongAnswer(50_000), testMentions)
+	if n := utf8.RuneCountInString(text); n < 50_000 {
+		t.Fatalf("long answer has %d runes, want at least 50,000", n)
 	}
-	return b.String()
+	parts := render.Split(text, 8000)
+	if err := rendertest.CheckParts(text, parts, 8000); err != nil {
+		t.Fatal(err)
+	}
+	rendertest.CheckFencesBalanced(t, parts)
+	reopened := 0
+	for _, p := range parts[1:] {
+		if strings.HasPrefix(p, "```\n") {
+			reopened++
+		}
+	}
+	if len(parts) < 7 || reopened == 0 {
+		t.Errorf("got %d parts, %d reopening a code block; want at least 7 and 1", len(parts), reopened)
+	}
+}
+
+// FuzzMrkdwn checks Mrkdwn, and Split on what it returns, against their promises for any
+// input: no panic, valid UTF-8 out for valid in, Slack's angle brackets balanced, fences
+// balanced in every part, no part over the limit, nothing lost; and, with every markup
+// character of the input escaped, no '*', '_', '~' or '`' that Slack would pair.
+func FuzzMrkdwn(f *testing.F) {
+	rendertest.AddGoldenSeeds(f, "mrkdwn", 100, 500)
+	f.Fuzz(func(t *testing.T, md string, n int) {
+		out := Mrkdwn(md, testMentions)
+		if err := anglesBalanced(out); err != "" {
+			t.Fatalf("%s in %q", err, rendertest.Clip(out))
+		}
+		rendertest.CheckRenderedSplit(t, md, out, render.Split, 100+rendertest.Abs(n)%5000)
+		literal := Mrkdwn(rendertest.EscapeMarkdown(md), testMentions)
+		if pair := slackPair(literal); pair != "" {
+			t.Fatalf("escaped text gave %q, which Slack would format, in %q", pair, rendertest.Clip(literal))
+		}
+	})
 }
 
 func BenchmarkMrkdwn(b *testing.B) {
-	md := longAnswer(50_000)
+	md := rendertest.LongAnswer(50_000)
 	b.SetBytes(int64(len(md)))
 	b.ReportAllocs()
 	for b.Loop() {
 		Mrkdwn(md, testMentions)
 	}
+}
+
+// anglesBalanced says what is wrong with the raw < and > in Slack text: each < must be
+// closed by a > before the next <, and no > may stand alone except as the "> " that
+// starts a quoted line.
+func anglesBalanced(s string) string {
+	open := false
+	for i, r := range s {
+		if r == '>' && !open && (i == 0 || s[i-1] == '\n') && strings.HasPrefix(s[i:], "> ") {
+			continue
+		}
+		switch r {
+		case '<':
+			if open {
+				return "< inside <...>"
+			}
+			open = true
+		case '>':
+			if !open {
+				return "> without <"
+			}
+			open = false
+		}
+	}
+	if open {
+		return "unclosed <"
+	}
+	return ""
 }

@@ -1,26 +1,24 @@
-package render
+package discord
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/mom-agent/mom/internal/render"
+	"github.com/mom-agent/mom/internal/render/rendertest"
 )
 
-// discordMentions knows the same three people as testMentions, spelled as Discord mentions.
-func discordMentions(username string) (string, bool) {
-	id, ok := map[string]string{"alice": "111", "bob.smith": "222", "john_doe": "333"}[username]
-	if !ok {
-		return "", false
-	}
-	return "<@" + id + ">", true
+// discordMentions knows three people, spelled as Discord mentions; everyone else stays plain
+// text.
+var discordMentions = rendertest.Mentions(map[string]string{"alice": "<@111>", "bob.smith": "<@222>", "john_doe": "<@333>"})
+
+// TestMarkdownGolden renders testdata/markdown/*.md (the same inputs as the other platforms'
+// goldens) and compares with the .txt beside each; -update rewrites them.
+func TestMarkdownGolden(t *testing.T) {
+	rendertest.Golden(t, "markdown", ".txt", func(_ *testing.T, md string) string { return Markdown(md, discordMentions) })
 }
 
-// TestDiscordGolden renders testdata/discord/*.md (the same inputs as the Slack goldens) and
-// compares with the .txt beside each; -update rewrites them.
-func TestDiscordGolden(t *testing.T) {
-	checkGolden(t, "discord", ".txt", func(_ *testing.T, md string) string { return Discord(md, discordMentions) })
-}
-
-func TestDiscord(t *testing.T) {
+func TestMarkdown(t *testing.T) {
 	tests := []struct{ name, md, want string }{
 		{"bold and italic pass through", "**Note:** read *this*", "**Note:** read *this*"},
 		{"underscores become stars", "__bold__ and _it_", "**bold** and *it*"},
@@ -53,37 +51,33 @@ func TestDiscord(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := Discord(tc.md, discordMentions); got != tc.want {
-				t.Errorf("Discord(%q)\ngot  %q\nwant %q", tc.md, got, tc.want)
+			if got := Markdown(tc.md, discordMentions); got != tc.want {
+				t.Errorf("Markdown(%q)\ngot  %q\nwant %q", tc.md, got, tc.want)
 			}
 		})
 	}
 }
 
-// TestDiscordSplitsLongAnswers: a long realistic answer splits into parts Discord takes, each
-// with balanced fences, and nothing is lost.
-func TestDiscordSplitsLongAnswers(t *testing.T) {
-	out := Discord(longAnswer(30_000), discordMentions)
-	parts := Split(out, DiscordMaxText)
-	if err := checkParts(out, parts, DiscordMaxText); err != nil {
-		t.Fatal(err)
-	}
-	checkFencesBalanced(t, parts)
+// TestMarkdownSplitsLongAnswers: a long realistic answer splits into parts Discord takes,
+// each with balanced fences, and nothing is lost.
+func TestMarkdownSplitsLongAnswers(t *testing.T) {
+	md := rendertest.LongAnswer(30_000)
+	rendertest.CheckRenderedSplit(t, md, Markdown(md, discordMentions), render.Split, MaxText)
 }
 
-// FuzzDiscord checks Discord, and Split on what it returns, for any input: no panic, valid
+// FuzzMarkdown checks Markdown, and render.Split on what it returns, for any input: no panic, valid
 // UTF-8 out for valid in, fences balanced in the whole and in every part, no part over the
 // limit, nothing lost.
 //
 // With every markup character of the input escaped, every '*', '_', '~' and '`' of the output
 // must stand escaped, since Discord would pair any other.
-func FuzzDiscord(f *testing.F) {
-	addGoldenSeeds(f, "discord", 100, 2000)
+func FuzzMarkdown(f *testing.F) {
+	rendertest.AddGoldenSeeds(f, "markdown", 100, 2000)
 	f.Fuzz(func(t *testing.T, md string, n int) {
-		checkRenderedSplit(t, md, Discord(md, discordMentions), 100+abs(n)%DiscordMaxText)
-		literal := Discord(escapeMarkdown(md), discordMentions)
+		rendertest.CheckRenderedSplit(t, md, Markdown(md, discordMentions), render.Split, 100+rendertest.Abs(n)%MaxText)
+		literal := Markdown(rendertest.EscapeMarkdown(md), discordMentions)
 		if mark := discordBareMark(literal); mark >= 0 {
-			t.Fatalf("escaped text gave a bare %q at %d in %q", literal[mark], mark, clip(literal))
+			t.Fatalf("escaped text gave a bare %q at %d in %q", literal[mark], mark, rendertest.Clip(literal))
 		}
 	})
 }
@@ -91,17 +85,7 @@ func FuzzDiscord(f *testing.F) {
 // discordBareMark finds a '*', '_', '~' or '`' in Discord text outside code blocks and <…>
 // (links, mentions) that no backslash escapes, and returns its index, or -1.
 func discordBareMark(text string) int {
-	inFence, start := false, 0
-	for _, line := range strings.SplitAfter(text, "\n") {
-		at := start
-		start += len(line)
-		if strings.HasPrefix(line, "```") {
-			inFence = !inFence
-			continue
-		}
-		if inFence {
-			continue
-		}
+	for at, line := range rendertest.TextLines(text) {
 		for i := 0; i < len(line); i++ {
 			switch c := line[i]; {
 			case c == '\\':

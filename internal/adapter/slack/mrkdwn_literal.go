@@ -1,4 +1,6 @@
-package render
+// This file keeps the markup characters of plain text from pairing up in Slack.
+
+package slack
 
 import (
 	"strings"
