@@ -42,7 +42,7 @@ func cmdCompact(ctx context.Context, args []string, std stdio) error {
 	}
 	defer a.shutdown()
 
-	ch, err := storedChannel(a.store, dir, target)
+	ch, err := storedChannelDir(a.store, dir, target)
 	if err != nil {
 		return err
 	}

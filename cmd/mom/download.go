@@ -34,7 +34,7 @@ func cmdDownload(ctx context.Context, args []string, std stdio) error {
 		return err
 	}
 	defer st.Close()
-	ch, err := storedChannel(st, dir, target)
+	ch, err := storedChannelDir(st, dir, target)
 	if err != nil {
 		return err
 	}

@@ -86,7 +86,7 @@ func posted(r *hubRig, s string) (n int, all []string) {
 
 func (r *hubRig) logIn(t *testing.T, channel string) []string {
 	t.Helper()
-	ch, err := r.store.Channel("plat", channel)
+	ch, err := r.store.ChannelDir("plat", channel)
 	if err != nil {
 		t.Fatal(err)
 	}

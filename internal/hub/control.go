@@ -24,7 +24,7 @@ func isStop(text string) bool {
 // run; events count as handled). Only the person whose message started the run, or an admin,
 // may stop it; a scheduled event's run has no such person, and anyone who may start runs in
 // the channel may stop it.
-func (h *Hub) stop(mem *member, ch *store.Channel, m chat.Message) {
+func (h *Hub) stop(mem *member, ch *store.ChannelDir, m chat.Message) {
 	key := ch.Key()
 	var dropped []job
 	inLine := false

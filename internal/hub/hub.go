@@ -84,7 +84,7 @@ const DefaultWaitNotice = 3 * time.Second
 // Runner runs the agent in channels, one run per channel at a time (the spec's MomAgent:
 // handleMessage, abort, isRunning, and steering a run that is going). *agent.Agent is the one
 // mom uses; the hub's tests of queues, slots and access use a stand-in that needs no model.
-// Channels are named by their store key (store.Channel.Key).
+// Channels are named by their store key (store.ChannelDir.Key).
 type Runner interface {
 	// HandleMessage answers one trigger and returns when the run is over, after its
 	// agent_end has reached req.Sink.
@@ -145,7 +145,7 @@ func (h *Hub) Receive(ctx context.Context, adapter string, m chat.Message) error
 	if err != nil {
 		return err
 	}
-	ch, err := h.store.Channel(adapter, m.ChannelID)
+	ch, err := h.store.ChannelDir(adapter, m.ChannelID)
 	if err != nil {
 		return err
 	}

@@ -205,7 +205,7 @@ func (r *hubRig) idle(t *testing.T) {
 }
 
 func (r *hubRig) logTexts(t *testing.T) []string {
-	ch, err := r.store.Channel("plat", "C1")
+	ch, err := r.store.ChannelDir("plat", "C1")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,7 @@ import (
 // job is one run waiting for its channel.
 type job struct {
 	mem *member
-	ch  *store.Channel
+	ch  *store.ChannelDir
 	msg chat.Message
 	// logEnd is the log offset just past the trigger (see agent.Request.LogEnd).
 	logEnd int64
@@ -44,7 +44,7 @@ func (q *queue) waitsForSlot() bool {
 
 // trigger starts j now when its channel is free, and otherwise applies the adapter's busy
 // policy.
-func (h *Hub) trigger(mem *member, ch *store.Channel, j job) {
+func (h *Hub) trigger(mem *member, ch *store.ChannelDir, j job) {
 	key := ch.Key()
 	h.mu.Lock()
 	if h.closed {
@@ -198,7 +198,7 @@ func (h *Hub) run(j job, slot *ticket) {
 	start := time.Now()
 	reply := h.reply(j.mem, j.msg)
 	res := h.runner.HandleMessage(h.ctx, agent.Request{
-		Channel: j.ch, Trigger: j.msg, LogEnd: j.logEnd, Context: h.channelContext(j.mem, j.msg),
+		ChannelDir: j.ch, Trigger: j.msg, LogEnd: j.logEnd, Context: h.channelContext(j.mem, j.msg),
 		Sink: reply.Event, Upload: reply.Upload,
 	})
 	// The reply's last platform calls must finish even when mom is shutting down, so people

@@ -29,7 +29,7 @@ func (h *Hub) Wake(adapter, channelID string, trigger chat.Message, done func())
 	if err != nil {
 		return err
 	}
-	ch, err := h.store.Channel(adapter, channelID)
+	ch, err := h.store.ChannelDir(adapter, channelID)
 	if err != nil {
 		return err
 	}
