@@ -20,7 +20,7 @@ func cmdDownload(ctx context.Context, args []string, std stdio) error {
 		return err
 	}
 	dir, target, channel, cfg := cc.dir, cc.target, cc.channel, cc.cfg
-	if ac, ok := cfg.Adapter(cc.adapter); ok {
+	if ac, ok := cfg.AdapterEntry(cc.adapter); ok {
 		ad, err := adapter.Builtin().Build(*ac, adapter.Env{})
 		if err != nil {
 			return err

@@ -63,7 +63,7 @@ type Hub struct {
 // member is a registered adapter with its settings.
 type member struct {
 	chat.Adapter
-	cfg config.Adapter
+	cfg config.AdapterEntry
 }
 
 // Options are the hub's limits.
@@ -123,7 +123,7 @@ func New(st *store.Store, r Runner, log *slog.Logger, opts Options) *Hub {
 // Register adds an adapter and its settings from config.json. What the adapter can do beyond
 // chat.Adapter (Replier, BotUser, Groups, Leaver, agent.Membership) the hub finds out when it
 // needs to.
-func (h *Hub) Register(a chat.Adapter, cfg config.Adapter) error {
+func (h *Hub) Register(a chat.Adapter, cfg config.AdapterEntry) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if _, dup := h.adapters[a.Name()]; dup {
