@@ -19,12 +19,12 @@ type Membership interface {
 }
 
 // scope is what the run's commands may see: its channel, and the channels of the person who
-// sent the trigger. An event run has no such person; it sees only its channel.
+// sent the trigger. A wake-up's run has no such person; it sees only its channel.
 func (a *Agent) scope(req Request) sandbox.Scope {
 	ch := req.ChannelDir
 	s := sandbox.Scope{Channel: ch.Dir()}
 	m, user := req.Context.Membership, req.Trigger.Sender.ID
-	if m == nil || user == "" || req.Trigger.EventFile() != "" {
+	if m == nil || user == "" || req.Trigger.WakeUpFile() != "" {
 		return s
 	}
 	s.Shared = func(ctx context.Context) ([]string, error) {

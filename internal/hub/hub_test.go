@@ -343,21 +343,21 @@ func TestWakeQueuesEventsUpToTheCap(t *testing.T) {
 	for i := range 7 {
 		err := r.hub.Wake("plat", "C1", ev, func() { mu.Lock(); done++; mu.Unlock() })
 		switch {
-		case i < maxQueuedEvents && err != nil:
+		case i < maxQueuedWakeUps && err != nil:
 			t.Fatalf("event %d refused: %v", i, err)
-		case i >= maxQueuedEvents && !errors.Is(err, ErrQueueFull):
+		case i >= maxQueuedWakeUps && !errors.Is(err, ErrQueueFull):
 			t.Fatalf("event %d: err %v, want ErrQueueFull", i, err)
 		}
 	}
 	close(hold)
 	r.idle(t)
-	if n := len(r.llm.Requests()); n != 1+maxQueuedEvents {
-		t.Errorf("%d model requests, want the run plus %d events", n, maxQueuedEvents)
+	if n := len(r.llm.Requests()); n != 1+maxQueuedWakeUps {
+		t.Errorf("%d model requests, want the run plus %d events", n, maxQueuedWakeUps)
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if done != maxQueuedEvents {
-		t.Errorf("done called %d times, want %d", done, maxQueuedEvents)
+	if done != maxQueuedWakeUps {
+		t.Errorf("done called %d times, want %d", done, maxQueuedWakeUps)
 	}
 	if got := r.llm.LastRequest().LastUserText(); !strings.Contains(got, "[EVENT:a.json:immediate] check") {
 		t.Errorf("the event's prompt = %q", got)

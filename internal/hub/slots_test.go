@@ -391,7 +391,7 @@ func TestBusyPoliciesApplyToARunWaitingForASlot(t *testing.T) {
 func TestEventShare(t *testing.T) {
 	t.Parallel()
 	for n, want := range map[int]int{1: 1, 2: 1, 3: 2, 4: 3, 5: 3, 8: 6, 32: 24, 64: 48} {
-		if got := eventShare(n); got != want {
+		if got := wakeUpShare(n); got != want {
 			t.Errorf("events may hold %d of %d slots, want %d", got, n, want)
 		}
 	}

@@ -26,11 +26,11 @@ const (
 
 // Reply starts showing a run (hub.Replier): every browser gets its events as frames.
 func (a *Adapter) Reply(ctx context.Context, channelID string, trigger chat.Message) run.Reply {
-	if trigger.EventFile() == "" && trigger.ID != "" {
+	if trigger.WakeUpFile() == "" && trigger.ID != "" {
 		a.showMessage(trigger)
 	}
 	r := &reply{a: a, channel: channelID, run: a.nextID(time.Now())}
-	a.live.broadcast(frame{Type: "run_start", Channel: channelID, Run: r.run, Trigger: trigger.ID, Event: trigger.EventFile(),
+	a.live.broadcast(frame{Type: "run_start", Channel: channelID, Run: r.run, Trigger: trigger.ID, WakeUp: trigger.WakeUpFile(),
 		From: a.logEnd(channelID)})
 	return r
 }
