@@ -40,7 +40,7 @@ func cmdCompact(ctx context.Context, args []string, std stdio) error {
 	}
 	defer a.Shutdown()
 
-	ch, err := storedChannel(a.Store, dir, target)
+	ch, err := storedChannelDir(a.Store, dir, target)
 	if err != nil {
 		return err
 	}

@@ -20,7 +20,7 @@ func cmdDownload(ctx context.Context, args []string, std stdio) error {
 		return err
 	}
 	dir, target, channel, cfg := cc.dir, cc.target, cc.channel, cc.cfg
-	if ac, ok := cfg.Adapter(cc.adapter); ok {
+	if ac, ok := cfg.AdapterEntry(cc.adapter); ok {
 		ad, err := adapter.Builtin().Build(*ac, adapter.Env{})
 		if err != nil {
 			return err
@@ -34,7 +34,7 @@ func cmdDownload(ctx context.Context, args []string, std stdio) error {
 		return err
 	}
 	defer st.Close()
-	ch, err := storedChannel(st, dir, target)
+	ch, err := storedChannelDir(st, dir, target)
 	if err != nil {
 		return err
 	}

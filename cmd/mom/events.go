@@ -13,9 +13,9 @@ import (
 	"github.com/mom-agent/mom/internal/visible"
 )
 
-// cmdEvents is `mom events <data-dir> [--next N]`: list every event file with its channel and
-// its next fire times in its own time zone, and the files that are not valid events with the
-// reason, so a person can check "when will this run?" without waiting.
+// cmdEvents is `mom events <data-dir> [--next N]`: list every wake-up file with its channel
+// and its next fire times in its own time zone, and the files that are not valid wake-ups with
+// the reason, so a person can check "when will this run?" without waiting.
 func cmdEvents(args []string, std stdio) error {
 	var next int
 	var from string
@@ -53,7 +53,7 @@ func cmdEvents(args []string, std stdio) error {
 			fmt.Fprintf(std.out, "%s  INVALID: %s\n", visible.Line(l.Name), visible.Line(l.Err.Error()))
 			continue
 		}
-		describeEvent(std.out, l.Event, now, next)
+		describeWakeUp(std.out, l.WakeUp, now, next)
 	}
 	shown := len(listed) + listInvalid(std.out, evDir)
 	if shown == 0 {
@@ -62,23 +62,23 @@ func cmdEvents(args []string, std stdio) error {
 	return nil
 }
 
-// describeEvent prints one event and its next fire times. Its file name and channel come from
-// a file commands in the sandbox may have written, so they are printed with visible.Line.
-func describeEvent(w io.Writer, ev events.Event, now time.Time, n int) {
-	file, channel := visible.Line(ev.File), visible.Line(ev.ChannelID())
-	switch ev.Type {
+// describeWakeUp prints one wake-up and its next fire times. Its file name and channel come
+// from a file commands in the sandbox may have written, so they are printed with visible.Line.
+func describeWakeUp(w io.Writer, wake events.WakeUp, now time.Time, n int) {
+	file, channel := visible.Line(wake.File), visible.Line(wake.ChannelID())
+	switch wake.Type {
 	case events.Immediate:
 		fmt.Fprintf(w, "%s  immediate  %s\n  runs as soon as mom sees it (a file older than mom's start is deleted unrun)\n", file, channel)
 	case events.OneShot:
 		fmt.Fprintf(w, "%s  one-shot  %s\n", file, channel)
-		if ev.At.Before(now) {
-			fmt.Fprintf(w, "  %s  (past: deleted unrun when mom sees it)\n", ev.At.Format(time.RFC3339))
+		if wake.At.Before(now) {
+			fmt.Fprintf(w, "  %s  (past: deleted unrun when mom sees it)\n", wake.At.Format(time.RFC3339))
 		} else {
-			fmt.Fprintf(w, "  %s\n", ev.At.Format("2006-01-02 15:04 -07:00 Mon"))
+			fmt.Fprintf(w, "  %s\n", wake.At.Format("2006-01-02 15:04 -07:00 Mon"))
 		}
 	case events.Periodic:
-		fmt.Fprintf(w, "%s  periodic %q in %s  %s\n", file, ev.Schedule.String(), visible.Line(ev.Zone.String()), channel)
-		times := ev.Schedule.NextN(now, n)
+		fmt.Fprintf(w, "%s  periodic %q in %s  %s\n", file, wake.Schedule.String(), visible.Line(wake.Zone.String()), channel)
+		times := wake.Schedule.NextN(now, n)
 		if len(times) == 0 {
 			fmt.Fprintln(w, "  never fires")
 		}

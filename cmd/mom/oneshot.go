@@ -69,7 +69,7 @@ func cmdRun(ctx context.Context, args []string, std stdio) error {
 	if !ok {
 		return fmt.Errorf("the %s adapter cannot answer one prompt", p.Type)
 	}
-	ac := config.Adapter{Name: adapterName, Type: p.Type, Platform: p, DM: config.DMPolicy{Everyone: true}, Busy: config.BusyQueue}
+	ac := config.AdapterEntry{Name: adapterName, Type: p.Type, Platform: p, DM: config.DMPolicy{Everyone: true}, Busy: config.BusyQueue}
 	if err := a.Hub.Register(term, ac); err != nil {
 		return err
 	}

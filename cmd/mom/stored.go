@@ -8,10 +8,10 @@ import (
 	"github.com/mom-agent/mom/internal/store"
 )
 
-// storedChannel returns the channel target (adapter/channel) of st when it has a directory,
+// storedChannelDir returns the channel target (adapter/channel) of st when it has a directory,
 // and otherwise says which channels there are, so a typo in a command's argument is named
 // rather than taken for an empty channel.
-func storedChannel(st *store.Store, dir, target string) (*store.Channel, error) {
+func storedChannelDir(st *store.Store, dir, target string) (*store.ChannelDir, error) {
 	refs, err := st.Channels()
 	if err != nil {
 		return nil, err
@@ -27,5 +27,5 @@ func storedChannel(st *store.Store, dir, target string) (*store.Channel, error) 
 		return nil, fmt.Errorf("%s has no conversation %s (it has: %s)", dir, target, strings.Join(known, ", "))
 	}
 	adapter, channel, _ := strings.Cut(target, "/")
-	return st.Channel(adapter, channel)
+	return st.ChannelDir(adapter, channel)
 }

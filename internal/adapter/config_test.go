@@ -162,7 +162,7 @@ func TestParseAcceptsCommentsAndTrailingCommas(t *testing.T) {
 	if c.Model.ID != "m" || c.Model.Thinking != config.ThinkingHigh {
 		t.Errorf("model = %+v", c.Model)
 	}
-	a, ok := c.Adapter("terminal")
+	a, ok := c.AdapterEntry("terminal")
 	if !ok || strings.Join(a.Admins, ",") != "a,b" {
 		t.Errorf("adapter = %+v, %v", a, ok)
 	}
@@ -208,8 +208,8 @@ func TestDMPolicy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	get := func(name string) *config.Adapter {
-		a, ok := c.Adapter(name)
+	get := func(name string) *config.AdapterEntry {
+		a, ok := c.AdapterEntry(name)
 		if !ok {
 			t.Fatalf("no adapter %q", name)
 		}

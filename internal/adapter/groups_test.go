@@ -32,7 +32,7 @@ func TestGroupPolicyDefaults(t *testing.T) {
 		"tg": {WhereAdmins: true}, "dc": {WhereAdmins: true},
 		"sl": {Everyone: true}, "web": {Everyone: true}, "term": {},
 	} {
-		a, _ := c.Adapter(name)
+		a, _ := c.AdapterEntry(name)
 		if !reflect.DeepEqual(a.Groups, want) {
 			t.Errorf("%s: groups = %+v, want %+v", name, a.Groups, want)
 		}
@@ -54,7 +54,7 @@ func TestGroupPolicyValues(t *testing.T) {
 		"a": "everyone", "b": "none", "c": "where an admin is a member",
 		"d": "only 1200000000000000001, 1300000000000000001", "e": "none",
 	} {
-		a, _ := c.Adapter(name)
+		a, _ := c.AdapterEntry(name)
 		if got := a.Groups.String(); got != want {
 			t.Errorf("%s: groups = %q, want %q", name, got, want)
 		}

@@ -89,7 +89,7 @@ func (r *Registry) Config() []config.Platform {
 }
 
 // Build makes the adapter a config entry describes, without connecting it.
-func (r *Registry) Build(e config.Adapter, env Env) (chat.Adapter, error) {
+func (r *Registry) Build(e config.AdapterEntry, env Env) (chat.Adapter, error) {
 	s, ok := r.Lookup(platform.Kind(e.Type))
 	if !ok || s.New == nil {
 		return nil, fmt.Errorf("adapter %s: type %q is not available in this version of mom", e.Name, e.Type)

@@ -97,11 +97,11 @@ func TestBuildEveryPlatform(t *testing.T) {
 func TestBuildRefusesWhatItDoesNotKnow(t *testing.T) {
 	t.Parallel()
 	r := Builtin()
-	_, err := r.Build(config.Adapter{Name: "wa", Type: "whatsapp"}, Env{})
+	_, err := r.Build(config.AdapterEntry{Name: "wa", Type: "whatsapp"}, Env{})
 	if err == nil || err.Error() != `adapter wa: type "whatsapp" is not available in this version of mom` {
 		t.Errorf("unknown type: %v", err)
 	}
-	if _, err := r.Build(config.Adapter{Name: "acme", Type: "slack"}, Env{}); err == nil || !strings.Contains(err.Error(), "adapter acme") {
+	if _, err := r.Build(config.AdapterEntry{Name: "acme", Type: "slack"}, Env{}); err == nil || !strings.Contains(err.Error(), "adapter acme") {
 		t.Errorf("an entry without settings: %v", err)
 	}
 }

@@ -113,7 +113,8 @@ type ChannelContext struct {
 
 // Request is one message for the agent to answer.
 type Request struct {
-	Channel *store.Channel
+	// ChannelDir is the directory of the channel the run is in: its log, context and files.
+	ChannelDir *store.ChannelDir
 	// Trigger is the message to answer. It is already in the channel's log, and LogEnd is the
 	// log offset just past it: every log line before LogEnd that the context has not seen yet
 	// is added to the context before the trigger. Zero means the end of the log.
@@ -134,7 +135,7 @@ var ErrBusy = errors.New("a run is already in progress in this channel")
 // context.jsonl and the bot's replies in log.jsonl. It returns when the run is over; it never
 // panics on a model's or tool's failure, which end the run with StopReason error instead.
 func (a *Agent) HandleMessage(ctx context.Context, req Request) (res Result) {
-	key := req.Channel.Key()
+	key := req.ChannelDir.Key()
 	ctx, active, err := a.begin(ctx, key)
 	if err != nil {
 		return a.fail(req.Sink, err)
@@ -151,7 +152,7 @@ func (a *Agent) HandleMessage(ctx context.Context, req Request) (res Result) {
 		a.end(key, active)
 		return a.fail(req.Sink, errors.New(a.opts.NoProviderHint))
 	}
-	sess, err := req.Channel.Session()
+	sess, err := req.ChannelDir.Session()
 	if err != nil {
 		a.end(key, active)
 		return a.fail(req.Sink, err)
@@ -266,10 +267,10 @@ func (a *Agent) fail(sink run.Sink, err error) Result {
 }
 
 func (a *Agent) toolEnv(req Request) tools.Env {
-	scratch := req.Channel.Files().Join("scratch")
+	scratch := req.ChannelDir.Files().Join("scratch")
 	ex := sandbox.ForRun(a.opts.Exec, a.scope(req))
 	return tools.Env{
 		Exec: ex, Cwd: ex.SandboxPath(scratch.Path()), Scratch: scratch,
-		Upload: req.Upload, Channel: req.Channel.Key(),
+		Upload: req.Upload, Channel: req.ChannelDir.Key(),
 	}
 }

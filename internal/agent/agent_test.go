@@ -27,7 +27,7 @@ type rig struct {
 	llm   *fakellm.Server
 	store *store.Store
 	agent *Agent
-	ch    *store.Channel
+	ch    *store.ChannelDir
 }
 
 func newRig(t *testing.T, extra ...tools.Tool) *rig {
@@ -50,7 +50,7 @@ func newRig(t *testing.T, extra ...tools.Tool) *rig {
 		Retry:    RetryPolicy{MaxRetries: 2, BaseDelay: time.Millisecond, MaxDelay: 20 * time.Millisecond},
 		Location: time.UTC,
 	})
-	ch, err := st.Channel("test", "C1")
+	ch, err := st.ChannelDir("test", "C1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +104,7 @@ func (r *rig) handle(m chat.Message, end int64) (Result, *events) {
 	r.t.Helper()
 	ev := &events{}
 	res := r.agent.HandleMessage(context.Background(), Request{
-		Channel: r.ch, Trigger: m, LogEnd: end, Sink: ev.sink,
+		ChannelDir: r.ch, Trigger: m, LogEnd: end, Sink: ev.sink,
 		Context: ChannelContext{AdapterType: "test", Bot: chat.User{ID: "B1", Username: "mom"}},
 	})
 	return res, ev
@@ -341,9 +341,9 @@ func TestNoProviderExplainsWhatToConfigure(t *testing.T) {
 	defer st.Close()
 	exec, _ := sandbox.NewHost(st.Workspace())
 	ag := New(st, Options{NoProviderHint: "export ANTHROPIC_API_KEY=...", Exec: exec})
-	ch, _ := st.Channel("test", "C1")
+	ch, _ := st.ChannelDir("test", "C1")
 	ev := &events{}
-	res := ag.HandleMessage(context.Background(), Request{Channel: ch, Trigger: chat.Message{ID: "1", Text: "hi"}, Sink: ev.sink})
+	res := ag.HandleMessage(context.Background(), Request{ChannelDir: ch, Trigger: chat.Message{ID: "1", Text: "hi"}, Sink: ev.sink})
 	if res.StopReason != llm.StopError || res.ErrorMessage != "export ANTHROPIC_API_KEY=..." {
 		t.Errorf("result = %+v", res)
 	}

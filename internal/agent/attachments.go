@@ -41,7 +41,7 @@ func (a *Agent) attachmentLine(req Request, att chat.Attachment) string {
 		}
 		return strconv.Quote(att.Filename) + " (not saved: " + oneLine(reason) + ")"
 	}
-	return oneLine(path.Join(a.opts.Exec.SandboxPath(req.Channel.Dir()), filepath.ToSlash(att.LocalPath)))
+	return oneLine(path.Join(a.opts.Exec.SandboxPath(req.ChannelDir.Dir()), filepath.ToSlash(att.LocalPath)))
 }
 
 // inlineImage reads an image attachment so the model can see it, when the model takes images.
@@ -52,7 +52,7 @@ func (a *Agent) inlineImage(req Request, att chat.Attachment) (llm.Content, bool
 	}
 	// Opened without following links: a command could have replaced the picture with a
 	// link to a key or to config.json, which would then go to the model.
-	f, err := req.Channel.OpenAttachment(att.LocalPath)
+	f, err := req.ChannelDir.OpenAttachment(att.LocalPath)
 	if err != nil {
 		return llm.Content{}, false
 	}

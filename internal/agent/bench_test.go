@@ -55,10 +55,10 @@ func BenchmarkTurn(b *testing.B) {
 
 	harness := make([]time.Duration, 0, b.N)
 	b.ResetTimer()
-	var ch *store.Channel
+	var ch *store.ChannelDir
 	for i := 0; i < b.N; i++ {
 		if i%100 == 0 {
-			if ch, err = st.Channel("bench", fmt.Sprint("C", i)); err != nil {
+			if ch, err = st.ChannelDir("bench", fmt.Sprint("C", i)); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -69,7 +69,7 @@ func BenchmarkTurn(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		res := ag.HandleMessage(context.Background(), Request{Channel: ch, Trigger: m, LogEnd: pos.End, Context: cc, Sink: func(run.Event) {}})
+		res := ag.HandleMessage(context.Background(), Request{ChannelDir: ch, Trigger: m, LogEnd: pos.End, Context: cc, Sink: func(run.Event) {}})
 		if res.StopReason != llm.StopEnd {
 			b.Fatalf("run ended %s: %s", res.StopReason, res.ErrorMessage)
 		}

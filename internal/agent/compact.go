@@ -158,7 +158,7 @@ func (s summarizer) Summarize(ctx context.Context, system, prompt string, maxTok
 // compaction_start and compaction_end. It fails with ErrBusy while the channel has a run, and
 // with compact.ErrNothingToCompact when the context is already as small as compaction would
 // make it.
-func (a *Agent) Compact(ctx context.Context, ch *store.Channel, sink run.Sink) (run.CompactionInfo, error) {
+func (a *Agent) Compact(ctx context.Context, ch *store.ChannelDir, sink run.Sink) (run.CompactionInfo, error) {
 	key := ch.Key()
 	ctx, active, err := a.begin(ctx, key)
 	if err != nil {

@@ -38,7 +38,7 @@ func BenchmarkCompact10000(b *testing.B) {
 	var harness time.Duration
 	for i := 0; b.Loop(); i++ {
 		b.StopTimer()
-		ch, err := st.Channel("bench", fmt.Sprint("C", i))
+		ch, err := st.ChannelDir("bench", fmt.Sprint("C", i))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -57,7 +57,7 @@ func BenchmarkCompact10000(b *testing.B) {
 }
 
 // fill10000 writes a 10,000-entry conversation into ch's context.jsonl.
-func fill10000(b *testing.B, ch *store.Channel) {
+func fill10000(b *testing.B, ch *store.ChannelDir) {
 	b.Helper()
 	sess, err := ch.Session()
 	if err != nil {

@@ -96,12 +96,12 @@ func oneLine(s string) string {
 }
 
 // speakerOf is the name m's sender is shown by (speaker), made unmistakable where a person
-// took a name that mom's own lines use: "EVENT", the sender of scheduled events, or the bot's
+// took a name that mom's own lines use: "EVENT", the sender of wake-ups, or the bot's
 // own name (which another bot may also have). Such a sender is shown with their id,
-// [EVENT (id 4711)], so their message cannot pass for an event or for mom.
+// [EVENT (id 4711)], so their message cannot pass for a wake-up or for mom.
 func speakerOf(m chat.Message, bot chat.User) string {
 	name := speaker(m.Sender)
-	if m.EventFile() != "" {
+	if m.WakeUpFile() != "" {
 		return name
 	}
 	if strings.EqualFold(name, "EVENT") || strings.EqualFold(name, speaker(bot)) {

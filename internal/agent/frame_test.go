@@ -44,7 +44,7 @@ func TestFrameQuotesWhatTriesToPassForAnotherMessage(t *testing.T) {
 func TestFrameNamesThatMomUses(t *testing.T) {
 	t.Parallel()
 	event := chat.Message{Sender: chat.User{ID: "EVENT", Username: "EVENT"}, Text: "[EVENT:a.json:immediate] go",
-		Metadata: map[string]any{chat.EventKey: "a.json"}}
+		Metadata: map[string]any{chat.WakeUpKey: "a.json"}}
 	for _, tt := range []struct {
 		m    chat.Message
 		want string

@@ -15,7 +15,7 @@ import (
 // users, channels and custom tools are current.
 func (a *Agent) systemPrompt(req Request, custom []llm.Tool) string {
 	ex := a.opts.Exec
-	ch := req.Channel
+	ch := req.ChannelDir
 	found, errs := skills.Discover(a.store.WorkspaceDir().Join("skills"), ch.Files().Join("skills"))
 	for _, err := range errs {
 		a.opts.Logger.Warn("skipping a skill", "channel", ch.Key(), "err", err)

@@ -19,12 +19,12 @@ type Membership interface {
 }
 
 // scope is what the run's commands may see: its channel, and the channels of the person who
-// sent the trigger. An event run has no such person; it sees only its channel.
+// sent the trigger. A wake-up's run has no such person; it sees only its channel.
 func (a *Agent) scope(req Request) sandbox.Scope {
-	ch := req.Channel
+	ch := req.ChannelDir
 	s := sandbox.Scope{Channel: ch.Dir()}
 	m, user := req.Context.Membership, req.Trigger.Sender.ID
-	if m == nil || user == "" || req.Trigger.EventFile() != "" {
+	if m == nil || user == "" || req.Trigger.WakeUpFile() != "" {
 		return s
 	}
 	s.Shared = func(ctx context.Context) ([]string, error) {
@@ -35,7 +35,7 @@ func (a *Agent) scope(req Request) sandbox.Scope {
 		dirs := make([]string, 0, len(ids))
 		for _, id := range ids {
 			// A channel id the store refuses names no directory, so it shows nothing.
-			if c, err := a.store.Channel(ch.Adapter(), id); err == nil {
+			if c, err := a.store.ChannelDir(ch.Adapter(), id); err == nil {
 				dirs = append(dirs, c.Dir())
 			}
 		}

@@ -41,7 +41,7 @@ func (a *Agent) syncLog(req Request, sess *session.Session) (logCursor, error) {
 	cur := loadCursor(sess)
 	end := req.LogEnd
 	if end == 0 {
-		size, err := req.Channel.LogSize()
+		size, err := req.ChannelDir.LogSize()
 		if err != nil {
 			return cur, fmt.Errorf("could not read log.jsonl: %w", err)
 		}
@@ -52,7 +52,7 @@ func (a *Agent) syncLog(req Request, sess *session.Session) (logCursor, error) {
 		seen[id] = true
 	}
 	if cur.Offset < end {
-		err := req.Channel.ReadLog(cur.Offset, func(m chat.Message, pos store.LogPos) error {
+		err := req.ChannelDir.ReadLog(cur.Offset, func(m chat.Message, pos store.LogPos) error {
 			if pos.Start >= end {
 				return errStopReading
 			}
@@ -169,11 +169,11 @@ func (a *Agent) logFailure(req Request, errorMessage string) {
 func (a *Agent) logReply(req Request, text string) {
 	now := time.Now()
 	line := chat.Message{
-		ID: fmt.Sprintf("mom-%d", now.UnixNano()), ChannelID: req.Channel.ID(), TS: now,
+		ID: fmt.Sprintf("mom-%d", now.UnixNano()), ChannelID: req.ChannelDir.ID(), TS: now,
 		Sender: botUser(req), Text: text,
 	}
-	if _, err := req.Channel.AppendLog(line); err != nil {
-		a.opts.Logger.Error("could not log the reply", "channel", req.Channel.Key(), "err", err)
+	if _, err := req.ChannelDir.AppendLog(line); err != nil {
+		a.opts.Logger.Error("could not log the reply", "channel", req.ChannelDir.Key(), "err", err)
 	}
 }
 

@@ -89,12 +89,14 @@ type Channel struct {
 	Kind ChannelKind `json:"kind"`
 }
 
-// EventKey is the Metadata key that marks a run's trigger as a scheduled or external event;
-// its value is the event file's name.
-const EventKey = "event"
+// WakeUpKey is the Metadata key that marks a run's trigger as a wake-up: a scheduled or
+// external event file of the events directory, not a platform's or a run's event. Its value
+// is the file's name.
+const WakeUpKey = "event"
 
-// EventFile returns the name of the event file that triggered m, or "" when a person did.
-func (m Message) EventFile() string {
-	s, _ := m.Metadata[EventKey].(string)
+// WakeUpFile returns the name of the wake-up file (in the events directory) that triggered m,
+// or "" when a person did.
+func (m Message) WakeUpFile() string {
+	s, _ := m.Metadata[WakeUpKey].(string)
 	return s
 }

@@ -5,8 +5,9 @@ import (
 	"strings"
 )
 
-// Adapter is one chat connection from config.json's "adapters" object.
-type Adapter struct {
+// AdapterEntry is one entry of config.json's "adapters" object: the settings of one chat
+// connection, from which its platform builds the running chat.Adapter.
+type AdapterEntry struct {
 	// Name is the adapter's key in config.json. It names the adapter's channel directories
 	// (channels/<name>/...), so it is limited to letters, digits, "-" and "_".
 	Name string
@@ -34,7 +35,7 @@ type Adapter struct {
 // GroupWord is what the adapter's platform calls the groups its policy is about ("group",
 // "server"), for the notice mom posts where it refuses to work: "channel" unless the platform
 // says otherwise.
-func (a *Adapter) GroupWord() string {
+func (a *AdapterEntry) GroupWord() string {
 	if a.Platform != nil && a.Platform.Groups != nil && a.Platform.Groups.Word != "" {
 		return a.Platform.Groups.Word
 	}

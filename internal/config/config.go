@@ -20,8 +20,8 @@ type Config struct {
 	MaxConcurrentRuns int
 	// Health says where the health checks answer besides the web chat ("health").
 	Health Health
-	// Adapters are the chat connections to start, sorted by name.
-	Adapters []Adapter
+	// Adapters are the entries of the chat connections to start, sorted by name.
+	Adapters []AdapterEntry
 	// Path is the file the config came from (the name given to Parse), for messages.
 	Path string
 
@@ -188,8 +188,8 @@ func Parse(data []byte, name string, getenv func(string) (string, bool), platfor
 	return c, nil
 }
 
-// Adapter returns the adapter with the given name.
-func (c *Config) Adapter(name string) (*Adapter, bool) {
+// AdapterEntry returns the entry of the adapter with the given name.
+func (c *Config) AdapterEntry(name string) (*AdapterEntry, bool) {
 	for i := range c.Adapters {
 		if c.Adapters[i].Name == name {
 			return &c.Adapters[i], true

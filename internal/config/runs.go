@@ -22,8 +22,8 @@ const (
 // once fit in 150 MB), so the limit is not about mom's memory. It bounds what runs cost
 // elsewhere: the commands they start in the sandbox, which share this machine's CPUs (a build
 // or a test suite per run), the model provider's concurrency and rate limits, and the money a
-// flood of events would spend. Sixteen per CPU keeps a small machine answering a busy team
-// without queueing anyone in normal use, while a flood of events or messages is held to a
+// flood of wake-ups would spend. Sixteen per CPU keeps a small machine answering a busy team
+// without queueing anyone in normal use, while a flood of wake-ups or messages is held to a
 // number of sandboxes the machine can carry; above 64 the provider's limits, not the
 // machine, are what runs into, so a larger number must be asked for in config.json.
 func DefaultMaxConcurrentRuns() int {

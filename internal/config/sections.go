@@ -168,8 +168,8 @@ func (d *decoder) retry(o *object, r *Retry) {
 	}
 }
 
-func (d *decoder) adapters(o *object) []Adapter {
-	var out []Adapter
+func (d *decoder) adapters(o *object) []AdapterEntry {
+	var out []AdapterEntry
 	for _, m := range o.members() {
 		name := memberName(m)
 		path := joinPath(o.path, name)
@@ -177,16 +177,17 @@ func (d *decoder) adapters(o *object) []Adapter {
 			d.fail(path, "adapter names may use only letters, digits, \"-\" and \"_\" (1 to 64 characters), because they name directories")
 			continue
 		}
-		if a, ok := d.adapter(&m.Value, path, name); ok {
+		if a, ok := d.adapterEntry(&m.Value, path, name); ok {
 			out = append(out, a)
 		}
 	}
-	slices.SortFunc(out, func(a, b Adapter) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortFunc(out, func(a, b AdapterEntry) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }
 
-func (d *decoder) adapter(v *hujson.Value, path, name string) (Adapter, bool) {
-	a := Adapter{Name: name, Busy: BusyReject}
+// adapterEntry decodes the entry of the adapter called name.
+func (d *decoder) adapterEntry(v *hujson.Value, path, name string) (AdapterEntry, bool) {
+	a := AdapterEntry{Name: name, Busy: BusyReject}
 	o, ok := d.object(v, path)
 	if !ok {
 		return a, false

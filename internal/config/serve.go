@@ -23,9 +23,9 @@ func (c *Config) CheckServe() error {
 	return nil
 }
 
-// Terminal returns the adapter that is the chat at this process's keyboard, if there is one
-// (CheckServe makes sure there is one at most).
-func (c *Config) Terminal() (*Adapter, bool) {
+// Terminal returns the entry of the adapter that is the chat at this process's keyboard, if
+// there is one (CheckServe makes sure there is one at most).
+func (c *Config) Terminal() (*AdapterEntry, bool) {
 	for i := range c.Adapters {
 		if a := &c.Adapters[i]; a.Platform != nil && a.Platform.Terminal {
 			return a, true

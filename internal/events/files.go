@@ -11,7 +11,7 @@ import (
 	"github.com/mom-agent/mom/internal/confined"
 )
 
-// readFile reads the event file name in dir with its metadata. Only a regular file of at
+// readFile reads the wake-up file name in dir with its metadata. Only a regular file of at
 // most MaxFileSize bytes is read; anything else is refused with an error that matches
 // confined.ErrRefused and says what the file is.
 func readFile(dir confined.Dir, name string) ([]byte, fs.FileInfo, error) {
@@ -41,18 +41,17 @@ func tooLarge(name string, size int64) error {
 	return &confined.RefusedError{Path: name, Reason: fmt.Sprintf("is %d bytes; an event file may have at most %d", size, MaxFileSize)}
 }
 
-// Listed is one file of the events directory as List finds it: a valid Event, or the error
+// Listed is one file of the events directory as List finds it: a valid WakeUp, or the error
 // that makes it none.
 type Listed struct {
-	Name  string
-	Event Event
-	Err   error
+	Name   string
+	WakeUp WakeUp
+	Err    error
 }
 
-// List reads every event file in the events directory dir (named like an event: *.json,
-// not hidden), in name order, for `mom events` and the web chat. adapters are the
-// configured adapter names, for checking channel ids. A directory that does not exist
-// lists nothing.
+// List reads every wake-up file in the events directory dir (named like one: *.json, not
+// hidden), in name order, for `mom events` and the web chat. adapters are the configured
+// adapter names, for checking channel ids. A directory that does not exist lists nothing.
 func List(dir confined.Dir, adapters []string) ([]Listed, error) {
 	entries, err := dir.ReadDir("")
 	if err != nil && !isNotExist(err) {
@@ -61,13 +60,13 @@ func List(dir confined.Dir, adapters []string) ([]Listed, error) {
 	var out []Listed
 	for _, de := range entries {
 		name := de.Name()
-		if !eventFile(name) {
+		if !wakeUpFile(name) {
 			continue
 		}
 		l := Listed{Name: name}
 		var data []byte
 		if data, _, l.Err = readFile(dir, name); l.Err == nil {
-			l.Event, l.Err = Parse(name, data, adapters)
+			l.WakeUp, l.Err = Parse(name, data, adapters)
 		}
 		out = append(out, l)
 	}

@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// A file that is not a valid event is moved into InvalidDir beside a note, <file>.error.txt,
+// A file that is not a valid wake-up is moved into InvalidDir beside a note, <file>.error.txt,
 // whose first line says when and whose rest says why. The watcher writes the notes; mom
 // events and the web chat read them back with ListSetAside.
 

@@ -10,7 +10,7 @@ import (
 	"github.com/mom-agent/mom/internal/confined"
 )
 
-// MaxFileSize is the largest event file mom reads. Events are a few lines of JSON; a larger
+// MaxFileSize is the largest wake-up file mom reads. They are a few lines of JSON; a larger
 // file (a command could leave a sparse 100 GB one) is set aside unread.
 const MaxFileSize = 64 << 10
 
@@ -22,12 +22,12 @@ func (w *Watcher) read(name string, gen int) {
 		w.removed(name)
 		return
 	}
-	// A link, a directory, a pipe or an oversized file will not become an event by
+	// A link, a directory, a pipe or an oversized file will not become a wake-up by
 	// waiting: it is set aside at once.
 	final := errors.Is(err, confined.ErrRefused)
-	var ev Event
+	var wake WakeUp
 	if err == nil {
-		ev, err = Parse(name, data, w.opts.Adapters)
+		wake, err = Parse(name, data, w.opts.Adapters)
 	}
 
 	w.mu.Lock()
@@ -46,26 +46,26 @@ func (w *Watcher) read(name string, gen int) {
 		go w.setAside(name, err)
 		return
 	}
-	e.ev = ev
+	e.wake = wake
 	now := time.Now()
 	switch {
-	case ev.Type == Immediate && e.atStart && info.ModTime().Before(w.start):
+	case wake.Type == Immediate && e.atStart && info.ModTime().Before(w.start):
 		w.log.Info("deleting a stale immediate event written while mom was not running", "file", name)
 		w.forgetLocked(e)
-	case ev.Type == OneShot && ev.At.Before(now):
-		w.log.Info("deleting a one-shot event whose time has passed", "file", name, "at", ev.raw)
+	case wake.Type == OneShot && wake.At.Before(now):
+		w.log.Info("deleting a one-shot event whose time has passed", "file", name, "at", wake.raw)
 		w.forgetLocked(e)
 	default:
 		w.armLocked(e, now)
 	}
 }
 
-// armLocked sets the timer for the event's next time after from. The wait is measured on the
+// armLocked sets the timer for the wake-up's next time after from. The wait is measured on the
 // clock, not from from, so a fire's lateness never carries over into the next one. Waits
 // longer than maxTimerGap are taken in steps, each re-reading the clock, so a clock that
 // jumps (suspend, NTP) cannot make a one-shot months away fire late.
 func (w *Watcher) armLocked(e *entry, from time.Time) {
-	due := e.ev.Next(from)
+	due := e.wake.Next(from)
 	if due.IsZero() {
 		w.log.Warn("the event's schedule never fires again", "file", e.name)
 		return
@@ -86,16 +86,16 @@ func (w *Watcher) armLocked(e *entry, from time.Time) {
 	e.timer = time.AfterFunc(max(time.Until(due), 0), func() { w.fire(e, gen, due) })
 }
 
-// fire hands a due event to the hub and plans what comes after: the next time of a periodic
-// event, the deletion of an immediate or one-shot file once it has run.
+// fire hands a due wake-up to the hub and plans what comes after: the next time of a
+// periodic one, the deletion of an immediate or one-shot file once it has run.
 func (w *Watcher) fire(e *entry, gen int, due time.Time) {
 	w.mu.Lock()
 	if w.closed || w.files[e.name] != e || e.gen != gen {
 		w.mu.Unlock()
 		return
 	}
-	ev := e.ev
-	if ev.Type == Periodic {
+	wake := e.wake
+	if wake.Type == Periodic {
 		// The next time after this one, so it is never skipped, and after now: a fire that
 		// comes late (a stopped process, a suspended machine) does not catch up on the runs
 		// missed meanwhile, one after another, and the schedule stays on its times.
@@ -104,26 +104,26 @@ func (w *Watcher) fire(e *entry, gen int, due time.Time) {
 	w.mu.Unlock()
 
 	done := func() {}
-	if ev.Type != Periodic {
+	if wake.Type != Periodic {
 		done = func() { w.finished(e, gen) }
 	}
 	now := time.Now()
 	trigger := chat.Message{
 		ID: fmt.Sprintf("event-%d", now.UnixNano()), TS: now,
 		Sender:   chat.User{ID: "EVENT", Username: "EVENT"},
-		Text:     ev.Trigger(),
-		Metadata: map[string]any{chat.EventKey: ev.File},
+		Text:     wake.Trigger(),
+		Metadata: map[string]any{chat.WakeUpKey: wake.File},
 	}
-	w.log.Info("event due", "file", ev.File, "channel", ev.ChannelID(), "late", now.Sub(due).Round(time.Millisecond))
-	err := w.opts.Hub.Wake(ev.Adapter, ev.Channel, trigger, done)
+	w.log.Info("event due", "file", wake.File, "channel", wake.ChannelID(), "late", now.Sub(due).Round(time.Millisecond))
+	err := w.opts.Hub.Wake(wake.Adapter, wake.Channel, trigger, done)
 	switch {
 	case queueFull(err):
-		// A full queue drops the event as the spec says; the file is handled as if it ran.
-		w.log.Warn("event dropped", "file", ev.File, "channel", ev.ChannelID(), "err", err)
+		// A full queue drops the wake-up as the spec says; the file is handled as if it ran.
+		w.log.Warn("event dropped", "file", wake.File, "channel", wake.ChannelID(), "err", err)
 		done()
 	case err != nil:
 		// mom is shutting down, or the adapter is gone: the file stays for next time.
-		w.log.Warn("event not run", "file", ev.File, "channel", ev.ChannelID(), "err", err)
+		w.log.Warn("event not run", "file", wake.File, "channel", wake.ChannelID(), "err", err)
 	}
 }
 
@@ -147,7 +147,7 @@ func (w *Watcher) forgetLocked(e *entry) {
 	}
 }
 
-// setAside moves a file that is not a valid event into .invalid/, next to a note saying why,
+// setAside moves a file that is not a valid wake-up into .invalid/, next to a note saying why,
 // so a mistake is visible and nothing written is lost. Everything happens inside the events
 // directory without following links: a command may have made .invalid, or the note's name,
 // a link to somewhere else, and a rename or write through it would land there.

@@ -28,18 +28,18 @@ const (
 )
 
 // InvalidDir is the folder, inside the events directory, where files that are not valid
-// events are moved, each with a note saying why.
+// wake-ups are moved, each with a note saying why.
 const InvalidDir = ".invalid"
 
-// Waker runs an event in a channel; the hub implements it. An error that has a QueueFull
-// method reporting true (the hub's ErrQueueFull) means the channel has too many events
-// waiting already: the event is dropped. Any other error means it could not run now (mom is
+// Waker runs a wake-up in a channel; the hub implements it. An error that has a QueueFull
+// method reporting true (the hub's ErrQueueFull) means the channel has too many wake-ups
+// waiting already: the wake-up is dropped. Any other error means it could not run now (mom is
 // shutting down, the adapter is gone), and its file stays for next time.
 type Waker interface {
 	Wake(adapter, channelID string, trigger chat.Message, done func()) error
 }
 
-// queueFull reports whether err from Wake says the channel's queue of events is full. It
+// queueFull reports whether err from Wake says the channel's queue of wake-ups is full. It
 // asks the error what it is, so this package need not import the hub to recognize its error.
 func queueFull(err error) bool {
 	var full interface{ QueueFull() bool }
@@ -53,13 +53,13 @@ type Options struct {
 	Dir confined.Dir
 	// Adapters are the configured adapter names, for checking channel ids.
 	Adapters []string
-	// Hub runs due events.
+	// Hub runs due wake-ups.
 	Hub Waker
 	// Log receives what happened to each file.
 	Log *slog.Logger
 }
 
-// Watcher schedules the event files of one directory.
+// Watcher schedules the wake-up files of one directory, the events directory.
 type Watcher struct {
 	opts  Options
 	log   *slog.Logger
@@ -81,9 +81,9 @@ type entry struct {
 	timer    *time.Timer // the pending fire
 	due      time.Time   // when the pending fire is due
 	gen      int         // bumped on every change, so callbacks of an older version do nothing
-	ev       Event
+	wake     WakeUp
 	// atStart says the file was already there when mom started. Only such a file can be a
-	// stale immediate event: the kernel stamps files with a coarse clock, so the mtime of a
+	// stale immediate wake-up: the kernel stamps files with a coarse clock, so the mtime of a
 	// file written just after start may read as just before it.
 	atStart bool
 }
@@ -99,7 +99,7 @@ func NewWatcher(opts Options) *Watcher {
 
 // Start schedules the files already in the directory (creating it if needed) and watches it
 // for changes until Stop. Immediate files older than this start are stale and deleted unrun,
-// one-shots whose time has passed are deleted unrun, and periodic events wait for their next
+// one-shots whose time has passed are deleted unrun, and periodic wake-ups wait for their next
 // time (missed runs are not caught up).
 func (w *Watcher) Start(ctx context.Context) error {
 	w.start = time.Now()
@@ -121,16 +121,16 @@ func (w *Watcher) Start(ctx context.Context) error {
 		return fmt.Errorf("reading %s: %w", w.opts.Dir, err)
 	}
 	for _, de := range names {
-		// Not only regular files: a directory or a link named like an event is set aside
-		// with a note, like any other file that is not an event.
-		if eventFile(de.Name()) {
+		// Not only regular files: a directory or a link named like a wake-up file is set
+		// aside with a note, like any other file that is not a wake-up.
+		if wakeUpFile(de.Name()) {
 			w.changed(de.Name(), 0, true)
 		}
 	}
 	return nil
 }
 
-// Stop stops watching and cancels every pending event.
+// Stop stops watching and cancels every pending wake-up.
 func (w *Watcher) Stop() {
 	w.mu.Lock()
 	if w.closed {
@@ -158,7 +158,7 @@ func (w *Watcher) loop() {
 				return
 			}
 			name := filepath.Base(ev.Name)
-			if filepath.Dir(ev.Name) != w.opts.Dir.Path() || !eventFile(name) {
+			if filepath.Dir(ev.Name) != w.opts.Dir.Path() || !wakeUpFile(name) {
 				continue
 			}
 			if _, err := w.opts.Dir.Stat(name); errors.Is(err, fs.ErrNotExist) {
@@ -175,9 +175,9 @@ func (w *Watcher) loop() {
 	}
 }
 
-// eventFile says whether a name in the directory is an event file: editors' swap and backup
+// wakeUpFile says whether a name in the directory is a wake-up file: editors' swap and backup
 // files and the .invalid folder are not.
-func eventFile(name string) bool {
+func wakeUpFile(name string) bool {
 	return strings.HasSuffix(name, ".json") && !strings.HasPrefix(name, ".")
 }
 

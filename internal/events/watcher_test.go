@@ -30,7 +30,7 @@ func (h *hubDouble) Wake(adapter, channelID string, trigger chat.Message, done f
 	if h.queueCap > 0 && len(h.held) >= h.queueCap {
 		return hub.ErrQueueFull
 	}
-	if trigger.EventFile() == "" || trigger.Sender.ID != "EVENT" {
+	if trigger.WakeUpFile() == "" || trigger.Sender.ID != "EVENT" {
 		return fmt.Errorf("a trigger without its event file or sender: %+v", trigger)
 	}
 	h.woken = append(h.woken, adapter+"/"+channelID+" "+trigger.Text)

@@ -86,7 +86,7 @@ func posted(r *hubRig, s string) (n int, all []string) {
 
 func (r *hubRig) logIn(t *testing.T, channel string) []string {
 	t.Helper()
-	ch, err := r.store.Channel("plat", channel)
+	ch, err := r.store.ChannelDir("plat", channel)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +113,7 @@ func TestGroupsWhereAnAdminIsAMember(t *testing.T) {
 	t.Parallel()
 	gp := newGroupPlatform(map[string]string{"C1": "G1", "C2": "G2", "C3": "G3"},
 		map[string][]string{"G1": {"boss", "bea"}, "G2": {"eve"}})
-	r := newHubRigWith(t, config.Adapter{Type: "telegram", Platform: groupsCalled("group"), Admins: []string{"boss"},
+	r := newHubRigWith(t, config.AdapterEntry{Type: "telegram", Platform: groupsCalled("group"), Admins: []string{"boss"},
 		Groups: config.GroupPolicy{WhereAdmins: true}}, gp, gp.platform)
 	r.receive(t, mentionIn("1", "C1", "bea", "hello"))
 	r.idle(t)
@@ -163,7 +163,7 @@ func TestGroupsWhereAnAdminIsAMember(t *testing.T) {
 func TestGroupsNoneOrListedNeverLeave(t *testing.T) {
 	t.Parallel()
 	gp := newGroupPlatform(map[string]string{"C1": "G1", "C2": "G2", "C3": "G2"}, nil)
-	r := newHubRigWith(t, config.Adapter{Type: "discord", Platform: groupsCalled("server"), Admins: []string{"boss"},
+	r := newHubRigWith(t, config.AdapterEntry{Type: "discord", Platform: groupsCalled("server"), Admins: []string{"boss"},
 		Groups: config.GroupPolicy{IDs: []string{"G1", "C3"}}}, gp, gp.platform)
 	for _, m := range []chat.Message{
 		mentionIn("1", "C1", "bea", "listed group"),
@@ -205,7 +205,7 @@ func TestGroupCheckFailureRefusesWithoutLeaving(t *testing.T) {
 			t.Parallel()
 			gp := newGroupPlatform(map[string]string{"C1": "G1"}, map[string][]string{"G1": {"bea"}})
 			gp.broken = tc.broken
-			r := newHubRigWith(t, config.Adapter{Type: "telegram", Platform: groupsCalled("group"), Admins: tc.admins,
+			r := newHubRigWith(t, config.AdapterEntry{Type: "telegram", Platform: groupsCalled("group"), Admins: tc.admins,
 				Groups: config.GroupPolicy{WhereAdmins: true}}, gp, gp.platform)
 			r.receive(t, mentionIn("1", "C1", "bea", "hello"))
 			r.hub.Shutdown(context.Background())
@@ -228,7 +228,7 @@ func TestGroupCheckFailureRefusesWithoutLeaving(t *testing.T) {
 // channels are open to everyone.
 func TestGroupDMFollowsTheDMPolicy(t *testing.T) {
 	t.Parallel()
-	r := newHubRig(t, config.Adapter{Type: "slack", Admins: []string{"boss"}, DM: config.DMPolicy{}, Groups: open})
+	r := newHubRig(t, config.AdapterEntry{Type: "slack", Admins: []string{"boss"}, DM: config.DMPolicy{}, Groups: open})
 	for _, m := range []chat.Message{
 		msg("1", "bea", "in our group DM", true, false),
 		msg("2", "bea", "hello?", true, false),
@@ -261,7 +261,7 @@ func TestStopOnlyByTheRequesterOrAnAdmin(t *testing.T) {
 	} {
 		t.Run(tc.stopper, func(t *testing.T) {
 			t.Parallel()
-			r := newHubRig(t, config.Adapter{Admins: []string{"boss"}, Groups: open})
+			r := newHubRig(t, config.AdapterEntry{Admins: []string{"boss"}, Groups: open})
 			hold := make(chan struct{})
 			r.runner.holdUntil(hold)
 			r.receive(t, msg("1", "bea", "long job", true, false))
@@ -330,7 +330,7 @@ func TestPresenceIsAskedAgainAfterAWhile(t *testing.T) {
 func TestGroupAddedAgainIsLeftAgain(t *testing.T) {
 	t.Parallel()
 	gp := newGroupPlatform(map[string]string{"C2": "G2"}, nil)
-	r := newHubRigWith(t, config.Adapter{Type: "telegram", Platform: groupsCalled("group"), Admins: []string{"boss"},
+	r := newHubRigWith(t, config.AdapterEntry{Type: "telegram", Platform: groupsCalled("group"), Admins: []string{"boss"},
 		Groups: config.GroupPolicy{WhereAdmins: true}}, gp, gp.platform)
 	r.receive(t, mentionIn("1", "C2", "eve", "hello"))
 	deadline := time.Now().Add(30 * time.Second)

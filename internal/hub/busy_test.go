@@ -24,7 +24,7 @@ func TestBusyPoliciesWhileARunIsGoing(t *testing.T) {
 	} {
 		t.Run(string(tt.busy), func(t *testing.T) {
 			t.Parallel()
-			r := newHubRig(t, config.Adapter{Busy: tt.busy, Groups: open})
+			r := newHubRig(t, config.AdapterEntry{Busy: tt.busy, Groups: open})
 			hold := make(chan struct{})
 			r.runner.holdUntil(hold)
 			r.receive(t, msg("1", "bea", "long job", true, false))

@@ -21,10 +21,10 @@ func isStop(text string) bool {
 
 // stop aborts the channel's run, or cancels it while it waits for a free slot, and drops the
 // triggers waiting behind it (people's stay in the log and reach the context with the next
-// run; events count as handled). Only the person whose message started the run, or an admin,
-// may stop it; a scheduled event's run has no such person, and anyone who may start runs in
+// run; wake-ups count as handled). Only the person whose message started the run, or an
+// admin, may stop it; a wake-up's run has no such person, and anyone who may start runs in
 // the channel may stop it.
-func (h *Hub) stop(mem *member, ch *store.Channel, m chat.Message) {
+func (h *Hub) stop(mem *member, ch *store.ChannelDir, m chat.Message) {
 	key := ch.Key()
 	var dropped []job
 	inLine := false
@@ -48,7 +48,7 @@ func (h *Hub) stop(mem *member, ch *store.Channel, m chat.Message) {
 	h.mu.Unlock()
 	for _, j := range dropped {
 		if j.done != nil {
-			j.done() // a dropped event counts as handled, so its file is not left behind
+			j.done() // a dropped wake-up counts as handled, so its file is not left behind
 		}
 	}
 	switch {
@@ -62,9 +62,9 @@ func (h *Hub) stop(mem *member, ch *store.Channel, m chat.Message) {
 }
 
 // mayStop reports whether who may stop the run of j: its requester, an admin, or, for a
-// scheduled event's run, anyone.
+// wake-up's run, anyone.
 func mayStop(mem *member, j job, who chat.User) bool {
-	return j.event || j.msg.Sender.ID == who.ID || slices.Contains(mem.cfg.Admins, who.ID)
+	return j.wakeUp || j.msg.Sender.ID == who.ID || slices.Contains(mem.cfg.Admins, who.ID)
 }
 
 // senderName is how a person is named in a notice: their handle, else their id. It is written

@@ -63,7 +63,7 @@ type Hub struct {
 // member is a registered adapter with its settings.
 type member struct {
 	chat.Adapter
-	cfg config.Adapter
+	cfg config.AdapterEntry
 }
 
 // Options are the hub's limits.
@@ -84,7 +84,7 @@ const DefaultWaitNotice = 3 * time.Second
 // Runner runs the agent in channels, one run per channel at a time (the spec's MomAgent:
 // handleMessage, abort, isRunning, and steering a run that is going). *agent.Agent is the one
 // mom uses; the hub's tests of queues, slots and access use a stand-in that needs no model.
-// Channels are named by their store key (store.Channel.Key).
+// Channels are named by their store key (store.ChannelDir.Key).
 type Runner interface {
 	// HandleMessage answers one trigger and returns when the run is over, after its
 	// agent_end has reached req.Sink.
@@ -123,7 +123,7 @@ func New(st *store.Store, r Runner, log *slog.Logger, opts Options) *Hub {
 // Register adds an adapter and its settings from config.json. What the adapter can do beyond
 // chat.Adapter (Replier, BotUser, Groups, Leaver, agent.Membership) the hub finds out when it
 // needs to.
-func (h *Hub) Register(a chat.Adapter, cfg config.Adapter) error {
+func (h *Hub) Register(a chat.Adapter, cfg config.AdapterEntry) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if _, dup := h.adapters[a.Name()]; dup {
@@ -145,7 +145,7 @@ func (h *Hub) Receive(ctx context.Context, adapter string, m chat.Message) error
 	if err != nil {
 		return err
 	}
-	ch, err := h.store.Channel(adapter, m.ChannelID)
+	ch, err := h.store.ChannelDir(adapter, m.ChannelID)
 	if err != nil {
 		return err
 	}

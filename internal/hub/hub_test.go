@@ -85,20 +85,20 @@ type hubRig struct {
 }
 
 // newHubRig registers a platform with the hub, whose runs are the stub runner's.
-func newHubRig(t *testing.T, cfg config.Adapter) *hubRig {
+func newHubRig(t *testing.T, cfg config.AdapterEntry) *hubRig {
 	t.Helper()
 	plat := &platform{}
 	return newHubRigFull(t, cfg, plat, plat, Options{})
 }
 
 // newHubRigWith registers a, a platform that records its posts in plat.
-func newHubRigWith(t *testing.T, cfg config.Adapter, a chat.Adapter, plat *platform) *hubRig {
+func newHubRigWith(t *testing.T, cfg config.AdapterEntry, a chat.Adapter, plat *platform) *hubRig {
 	t.Helper()
 	return newHubRigFull(t, cfg, a, plat, Options{})
 }
 
 // newHubRigLimited is newHubRig with the hub's limits, in channels open to everyone.
-func newHubRigLimited(t *testing.T, cfg config.Adapter, opts Options) *hubRig {
+func newHubRigLimited(t *testing.T, cfg config.AdapterEntry, opts Options) *hubRig {
 	t.Helper()
 	cfg.Groups = open
 	plat := &platform{}
@@ -107,7 +107,7 @@ func newHubRigLimited(t *testing.T, cfg config.Adapter, opts Options) *hubRig {
 
 // newHubRigFull registers a, a platform that records its posts in plat, with a hub that has
 // the limits opts and whose runs are the stub runner's.
-func newHubRigFull(t *testing.T, cfg config.Adapter, a chat.Adapter, plat *platform, opts Options) *hubRig {
+func newHubRigFull(t *testing.T, cfg config.AdapterEntry, a chat.Adapter, plat *platform, opts Options) *hubRig {
 	t.Helper()
 	stub := newStubRunner(t)
 	r := startHub(t, openStore(t), stub, cfg, a, plat, opts)
@@ -117,7 +117,7 @@ func newHubRigFull(t *testing.T, cfg config.Adapter, a chat.Adapter, plat *platf
 
 // newAgentHubRig is newHubRig with the real agent answering from a fake model, for tests of
 // what the agent does with what the hub hands it.
-func newAgentHubRig(t *testing.T, cfg config.Adapter) *hubRig {
+func newAgentHubRig(t *testing.T, cfg config.AdapterEntry) *hubRig {
 	t.Helper()
 	srv := fakellm.New(fakellm.WithAPIKey("k"))
 	t.Cleanup(srv.Close)
@@ -146,7 +146,7 @@ func openStore(t *testing.T) *store.Store {
 }
 
 // startHub starts a hub on st that runs triggers with runner and registers a as "plat".
-func startHub(t *testing.T, st *store.Store, runner Runner, cfg config.Adapter, a chat.Adapter, plat *platform,
+func startHub(t *testing.T, st *store.Store, runner Runner, cfg config.AdapterEntry, a chat.Adapter, plat *platform,
 	opts Options) *hubRig {
 	t.Helper()
 	logs := &syncBuffer{}
@@ -205,7 +205,7 @@ func (r *hubRig) idle(t *testing.T) {
 }
 
 func (r *hubRig) logTexts(t *testing.T) []string {
-	ch, err := r.store.Channel("plat", "C1")
+	ch, err := r.store.ChannelDir("plat", "C1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +222,7 @@ var open = config.GroupPolicy{Everyone: true}
 
 func TestOnlyMentionsAndDMsTrigger(t *testing.T) {
 	t.Parallel()
-	r := newAgentHubRig(t, config.Adapter{DM: config.DMPolicy{Everyone: true}, Groups: open})
+	r := newAgentHubRig(t, config.AdapterEntry{DM: config.DMPolicy{Everyone: true}, Groups: open})
 	r.receive(t, msg("1", "bea", "just chatting", false, false))
 	bot := msg("2", "ci", "build failed", true, false)
 	bot.Sender.IsBot = true
@@ -240,7 +240,7 @@ func TestOnlyMentionsAndDMsTrigger(t *testing.T) {
 
 func TestMessagesFromBeforeStartupAreOnlyLogged(t *testing.T) {
 	t.Parallel()
-	r := newAgentHubRig(t, config.Adapter{DM: config.DMPolicy{Everyone: true}, Groups: open})
+	r := newAgentHubRig(t, config.AdapterEntry{DM: config.DMPolicy{Everyone: true}, Groups: open})
 	old := msg("1", "bea", "mom, are you there?", true, false)
 	old.TS = time.Now().Add(-time.Hour) // redelivered after a restart
 	r.receive(t, old)
@@ -257,7 +257,7 @@ func TestMessagesFromBeforeStartupAreOnlyLogged(t *testing.T) {
 
 func TestDMPolicy(t *testing.T) {
 	t.Parallel()
-	r := newHubRig(t, config.Adapter{DM: config.DMPolicy{Users: []string{"bea"}}, Admins: []string{"boss"}, Groups: open})
+	r := newHubRig(t, config.AdapterEntry{DM: config.DMPolicy{Users: []string{"bea"}}, Admins: []string{"boss"}, Groups: open})
 	r.receive(t, msg("1", "eve", "let me in", true, true))
 	r.receive(t, msg("2", "eve", "please", true, true))
 	r.receive(t, msg("3", "bea", "hi", true, true))
@@ -284,7 +284,7 @@ func TestDMPolicy(t *testing.T) {
 
 func TestReceiveAfterShutdownIsRefused(t *testing.T) {
 	t.Parallel()
-	r := newHubRig(t, config.Adapter{})
+	r := newHubRig(t, config.AdapterEntry{})
 	r.hub.Shutdown(context.Background())
 	err := r.hub.Receive(context.Background(), "plat", msg("1", "bea", "hi", true, false))
 	if !errors.Is(err, ErrClosed) {
@@ -297,7 +297,7 @@ func TestReceiveAfterShutdownIsRefused(t *testing.T) {
 
 func TestShutdownAbortsRuns(t *testing.T) {
 	t.Parallel()
-	r := newAgentHubRig(t, config.Adapter{Groups: open})
+	r := newAgentHubRig(t, config.AdapterEntry{Groups: open})
 	hold := make(chan struct{})
 	defer close(hold)
 	r.llm.Enqueue(fakellm.Reply{Text: "working", Hold: hold})
@@ -328,7 +328,7 @@ func TestIsStop(t *testing.T) {
 
 func TestWakeQueuesEventsUpToTheCap(t *testing.T) {
 	t.Parallel()
-	r := newAgentHubRig(t, config.Adapter{Groups: open})
+	r := newAgentHubRig(t, config.AdapterEntry{Groups: open})
 	hold := make(chan struct{})
 	r.llm.Enqueue(fakellm.Reply{Text: "busy", Hold: hold})
 	r.llm.Default(fakellm.Text("event handled"))
@@ -343,21 +343,21 @@ func TestWakeQueuesEventsUpToTheCap(t *testing.T) {
 	for i := range 7 {
 		err := r.hub.Wake("plat", "C1", ev, func() { mu.Lock(); done++; mu.Unlock() })
 		switch {
-		case i < maxQueuedEvents && err != nil:
+		case i < maxQueuedWakeUps && err != nil:
 			t.Fatalf("event %d refused: %v", i, err)
-		case i >= maxQueuedEvents && !errors.Is(err, ErrQueueFull):
+		case i >= maxQueuedWakeUps && !errors.Is(err, ErrQueueFull):
 			t.Fatalf("event %d: err %v, want ErrQueueFull", i, err)
 		}
 	}
 	close(hold)
 	r.idle(t)
-	if n := len(r.llm.Requests()); n != 1+maxQueuedEvents {
-		t.Errorf("%d model requests, want the run plus %d events", n, maxQueuedEvents)
+	if n := len(r.llm.Requests()); n != 1+maxQueuedWakeUps {
+		t.Errorf("%d model requests, want the run plus %d events", n, maxQueuedWakeUps)
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if done != maxQueuedEvents {
-		t.Errorf("done called %d times, want %d", done, maxQueuedEvents)
+	if done != maxQueuedWakeUps {
+		t.Errorf("done called %d times, want %d", done, maxQueuedWakeUps)
 	}
 	if got := r.llm.LastRequest().LastUserText(); !strings.Contains(got, "[EVENT:a.json:immediate] check") {
 		t.Errorf("the event's prompt = %q", got)
@@ -371,7 +371,7 @@ func TestWakeQueuesEventsUpToTheCap(t *testing.T) {
 // logged but did not confirm; the log is what recognizes it.
 func TestMessagesSentAgainAfterARestartAreLoggedOnce(t *testing.T) {
 	t.Parallel()
-	r := newHubRig(t, config.Adapter{})
+	r := newHubRig(t, config.AdapterEntry{})
 	before := time.Now().Add(-time.Minute)
 	first := msg("100", "bea", "logged by the mom that died", false, false)
 	first.TS = before

@@ -96,7 +96,7 @@ func (p *plainPlatform) shown() []string {
 func TestPlainAdapterWorks(t *testing.T) {
 	t.Parallel()
 	p := &plainPlatform{}
-	r := newHubRigFull(t, config.Adapter{DM: config.DMPolicy{Everyone: true}, Groups: open}, p, nil, Options{})
+	r := newHubRigFull(t, config.AdapterEntry{DM: config.DMPolicy{Everyone: true}, Groups: open}, p, nil, Options{})
 	release := make(chan struct{})
 	r.runner.holdUntil(release)
 

@@ -17,15 +17,15 @@ import (
 // job is one run waiting for its channel.
 type job struct {
 	mem *member
-	ch  *store.Channel
+	ch  *store.ChannelDir
 	msg chat.Message
 	// logEnd is the log offset just past the trigger (see agent.Request.LogEnd).
 	logEnd int64
-	// event marks a scheduled wake-up, which counts against caps of its own (maxQueuedEvents
-	// in its channel, the events' share of the run slots across channels); done, if set, is
-	// called once the job has run or was dropped.
-	event bool
-	done  func()
+	// wakeUp marks a wake-up (package events), which counts against caps of its own
+	// (maxQueuedWakeUps in its channel, the wake-ups' share of the run slots across
+	// channels); done, if set, is called once the job has run or was dropped.
+	wakeUp bool
+	done   func()
 }
 
 // queue is a channel's line of runs. It exists while the channel has a run going or waiting;
@@ -44,7 +44,7 @@ func (q *queue) waitsForSlot() bool {
 
 // trigger starts j now when its channel is free, and otherwise applies the adapter's busy
 // policy.
-func (h *Hub) trigger(mem *member, ch *store.Channel, j job) {
+func (h *Hub) trigger(mem *member, ch *store.ChannelDir, j job) {
 	key := ch.Key()
 	h.mu.Lock()
 	if h.closed {
@@ -99,14 +99,14 @@ func (h *Hub) enqueueLocked(key string, j job) {
 	if q, ok := h.queues[key]; ok {
 		q.jobs = append(q.jobs, j)
 		if len(q.jobs) == 1 { // its worker is about to look for more
-			q.slot = h.slots.take(j.event)
+			q.slot = h.slots.take(j.wakeUp)
 		}
 		return
 	}
 	if len(h.queues) == 0 {
 		h.idle = make(chan struct{})
 	}
-	h.queues[key] = &queue{jobs: []job{j}, slot: h.slots.take(j.event)}
+	h.queues[key] = &queue{jobs: []job{j}, slot: h.slots.take(j.wakeUp)}
 	h.wg.Add(1)
 	go h.work(key)
 }
@@ -141,14 +141,14 @@ func (h *Hub) work(key string) {
 				j.done()
 			}
 		case h.ctx.Err() != nil:
-			// mom is shutting down: the run is not started, and an event stays for next time.
+			// mom is shutting down: the run is not started, and a wake-up stays for next time.
 			h.slots.leave(slot)
 		default:
 			waited := h.slots.leave(slot)
 			h.log.Info("run stopped before it started", "channel", key, "user", j.msg.Sender.Username,
 				"waited", waited.Round(time.Millisecond))
 			if j.done != nil {
-				j.done() // a stopped event counts as handled, as when `stop` drops it from the queue
+				j.done() // a stopped wake-up counts as handled, as when `stop` drops it from the queue
 			}
 		}
 
@@ -158,7 +158,7 @@ func (h *Hub) work(key string) {
 			q.jobs = q.jobs[1:]
 		}
 		if len(q.jobs) > 0 {
-			q.slot = h.slots.take(q.jobs[0].event) // at the back of the line: one run per turn
+			q.slot = h.slots.take(q.jobs[0].wakeUp) // at the back of the line: one run per turn
 		}
 		h.mu.Unlock()
 	}
@@ -172,9 +172,9 @@ func (h *Hub) await(slot *ticket, j job) bool {
 		return true
 	}
 	running, waiting := h.slots.load()
-	h.log.Info("run waits for a free slot", "channel", j.ch.Key(), "event", j.event,
+	h.log.Info("run waits for a free slot", "channel", j.ch.Key(), "event", j.wakeUp,
 		"running", running, "waiting", waiting)
-	if !j.event {
+	if !j.wakeUp {
 		tell := time.AfterFunc(h.waitNotice, func() {
 			h.notice(j.mem, j.msg, "_Busy in other conversations; I'll start on this as soon as I can. Say `"+
 				stopHint(j.mem, j.msg)+"` to cancel._")
@@ -198,7 +198,7 @@ func (h *Hub) run(j job, slot *ticket) {
 	start := time.Now()
 	reply := h.reply(j.mem, j.msg)
 	res := h.runner.HandleMessage(h.ctx, agent.Request{
-		Channel: j.ch, Trigger: j.msg, LogEnd: j.logEnd, Context: h.channelContext(j.mem, j.msg),
+		ChannelDir: j.ch, Trigger: j.msg, LogEnd: j.logEnd, Context: h.channelContext(j.mem, j.msg),
 		Sink: reply.Event, Upload: reply.Upload,
 	})
 	// The reply's last platform calls must finish even when mom is shutting down, so people

@@ -23,7 +23,7 @@ type repeats struct {
 }
 
 // seen reports whether a message with id is among ch's recently logged ones.
-func (r *repeats) seen(ch *store.Channel, id string) (bool, error) {
+func (r *repeats) seen(ch *store.ChannelDir, id string) (bool, error) {
 	if id == "" {
 		return false, nil
 	}
@@ -48,7 +48,7 @@ func (r *repeats) seen(ch *store.Channel, id string) (bool, error) {
 }
 
 // logged notes that a message with id is in ch's log now, if ch's ids are remembered.
-func (r *repeats) logged(ch *store.Channel, id string) {
+func (r *repeats) logged(ch *store.ChannelDir, id string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if ids, ok := r.ids[ch.Key()]; ok && id != "" {

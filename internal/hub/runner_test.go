@@ -45,7 +45,7 @@ func (s *stubRunner) holdUntil(release <-chan struct{}) {
 }
 
 func (s *stubRunner) HandleMessage(ctx context.Context, req agent.Request) agent.Result {
-	key := req.Channel.Key()
+	key := req.ChannelDir.Key()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s.mu.Lock()

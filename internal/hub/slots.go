@@ -17,31 +17,31 @@ import (
 //     back when its reply is finished, so a channel with many queued runs gets one run per
 //     turn and then lines up again at the back: it cannot jump ahead of other channels, and
 //     since a channel runs one run at a time it never holds more than one slot.
-//   - Events (scheduled and external wake-ups) may hold at most eventMax slots: three
-//     quarters, rounded down, and always at least one fewer than there are slots (with a
-//     single slot, events and people share it). While events hold their share, an event at
-//     the head of the line stays there and the first person's run behind it goes first. So
-//     however many events flood in, the other quarter of the slots only ever goes to
-//     people's runs. People do not otherwise overtake events, so busy people do not starve
-//     events either.
+//   - Wake-ups (the scheduled and external event files of package events) may hold at most
+//     wakeUpMax slots: three quarters, rounded down, and always at least one fewer than
+//     there are slots (with a single slot, wake-ups and people share it). While wake-ups
+//     hold their share, a wake-up at the head of the line stays there and the first
+//     person's run behind it goes first. So however many wake-ups flood in, the other
+//     quarter of the slots only ever goes to people's runs. People do not otherwise overtake
+//     wake-ups, so busy people do not starve wake-ups either.
 //
 // Reserving a share rather than letting people always go first keeps a slot free for a
-// person even when every event runs long; the price is that during a flood of events alone
-// a quarter of the slots stay idle, which is what a flood should get anyway.
+// person even when every wake-up runs long; the price is that during a flood of wake-ups
+// alone a quarter of the slots stay idle, which is what a flood should get anyway.
 type slots struct {
-	mu       sync.Mutex
-	limit    int
-	eventMax int
-	running  int // slots held
-	events   int // slots held by events
-	line     []*ticket
+	mu        sync.Mutex
+	limit     int
+	wakeUpMax int
+	running   int // slots held
+	wakeUps   int // slots held by wake-ups
+	line      []*ticket
 }
 
 // ticket is one run's claim on a slot. It is taken when the run becomes the first in its
 // channel's line, so channels are served in the order their runs arrived.
 type ticket struct {
-	event bool
-	taken time.Time
+	wakeUp bool
+	taken  time.Time
 	// ready is closed when the slot is granted, dropped when the claim is cancelled while in
 	// line; never both.
 	ready, dropped chan struct{}
@@ -57,20 +57,20 @@ type ticket struct {
 // newSlots returns a limit of n concurrent runs (at least 1).
 func newSlots(n int) *slots {
 	n = max(n, 1)
-	return &slots{limit: n, eventMax: eventShare(n)}
+	return &slots{limit: n, wakeUpMax: wakeUpShare(n)}
 }
 
-// eventShare is how many of n slots events may hold: n minus a quarter (rounded up), but at
-// least one.
-func eventShare(n int) int {
+// wakeUpShare is how many of n slots wake-ups may hold: n minus a quarter (rounded up), but
+// at least one.
+func wakeUpShare(n int) int {
 	return max(n-(n+3)/4, 1)
 }
 
-// take claims a slot for a run (an event's when event is set). The ticket is ready at once
+// take claims a slot for a run (a wake-up's when wakeUp is set). The ticket is ready at once
 // when a slot is free for it; otherwise it is in line and ready is closed when its turn comes.
 // Every ticket is given back with leave.
-func (s *slots) take(event bool) *ticket {
-	t := &ticket{event: event, taken: time.Now(), ready: make(chan struct{}), dropped: make(chan struct{}), inLine: true}
+func (s *slots) take(wakeUp bool) *ticket {
+	t := &ticket{wakeUp: wakeUp, taken: time.Now(), ready: make(chan struct{}), dropped: make(chan struct{}), inLine: true}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.line = append(s.line, t)
@@ -99,8 +99,8 @@ func (s *slots) leave(t *ticket) time.Duration {
 	if t.held {
 		t.held = false
 		s.running--
-		if t.event {
-			s.events--
+		if t.wakeUp {
+			s.wakeUps--
 		}
 	} else if t.inLine {
 		s.removeLocked(t)
@@ -127,22 +127,22 @@ func (s *slots) load() (running, waiting int) {
 	return s.running, len(s.line)
 }
 
-// serveLocked hands free slots to the line in order, passing over events while events hold
-// their share. s.mu is held.
+// serveLocked hands free slots to the line in order, passing over wake-ups while wake-ups
+// hold their share. s.mu is held.
 func (s *slots) serveLocked() {
 	if s.running >= s.limit {
 		return
 	}
 	kept := s.line[:0]
 	for _, t := range s.line {
-		if s.running >= s.limit || t.event && s.events >= s.eventMax {
+		if s.running >= s.limit || t.wakeUp && s.wakeUps >= s.wakeUpMax {
 			kept = append(kept, t)
 			continue
 		}
 		t.held, t.inLine, t.waited = true, false, time.Since(t.taken)
 		s.running++
-		if t.event {
-			s.events++
+		if t.wakeUp {
+			s.wakeUps++
 		}
 		close(t.ready)
 	}

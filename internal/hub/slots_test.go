@@ -147,7 +147,7 @@ func event(label string) chat.Message {
 // run per turn; channels that started waiting earlier go first.
 func TestRunsTakeTurnsAcrossChannels(t *testing.T) {
 	t.Parallel()
-	r := newHubRigLimited(t, config.Adapter{Busy: config.BusyQueue}, Options{MaxConcurrentRuns: 1})
+	r := newHubRigLimited(t, config.AdapterEntry{Busy: config.BusyQueue}, Options{MaxConcurrentRuns: 1})
 	g := gate(t, r)
 	r.receive(t, mention("A", "1", "job-A1"))
 	g.waitArrived(t, "job-A1")
@@ -187,7 +187,7 @@ func TestRunsTakeTurnsAcrossChannels(t *testing.T) {
 // the slots, and people's messages get the others at once.
 func TestEventsLeaveSlotsForPeople(t *testing.T) {
 	t.Parallel()
-	r := newHubRigLimited(t, config.Adapter{}, Options{MaxConcurrentRuns: 2})
+	r := newHubRigLimited(t, config.AdapterEntry{}, Options{MaxConcurrentRuns: 2})
 	g := gate(t, r)
 	var mu sync.Mutex
 	done := 0
@@ -239,7 +239,7 @@ func (g *gatedRuns) drain(t *testing.T, r *hubRig, total int) {
 // run before it starts, and an event dropped that way counts as handled.
 func TestStopDropsARunWaitingForASlot(t *testing.T) {
 	t.Parallel()
-	r := newHubRigLimited(t, config.Adapter{}, Options{MaxConcurrentRuns: 1})
+	r := newHubRigLimited(t, config.AdapterEntry{}, Options{MaxConcurrentRuns: 1})
 	g := gate(t, r)
 	r.receive(t, mention("A", "1", "job-A1"))
 	g.waitArrived(t, "job-A1")
@@ -290,7 +290,7 @@ func TestStopDropsARunWaitingForASlot(t *testing.T) {
 // event among them stays for the next start (its done is not called).
 func TestShutdownDropsRunsWaitingForASlot(t *testing.T) {
 	t.Parallel()
-	r := newHubRigLimited(t, config.Adapter{}, Options{MaxConcurrentRuns: 1})
+	r := newHubRigLimited(t, config.AdapterEntry{}, Options{MaxConcurrentRuns: 1})
 	g := gate(t, r)
 	r.receive(t, mention("A", "1", "job-A1"))
 	g.waitArrived(t, "job-A1")
@@ -323,7 +323,7 @@ func TestShutdownDropsRunsWaitingForASlot(t *testing.T) {
 // a run that gets its slot at once, and an event, say nothing.
 func TestAWaitingPersonIsToldOnce(t *testing.T) {
 	t.Parallel()
-	r := newHubRigLimited(t, config.Adapter{}, Options{MaxConcurrentRuns: 1, WaitNotice: time.Nanosecond})
+	r := newHubRigLimited(t, config.AdapterEntry{}, Options{MaxConcurrentRuns: 1, WaitNotice: time.Nanosecond})
 	g := gate(t, r)
 	r.receive(t, mention("A", "1", "job-A1"))
 	g.waitArrived(t, "job-A1")
@@ -369,7 +369,7 @@ func TestBusyPoliciesApplyToARunWaitingForASlot(t *testing.T) {
 	} {
 		t.Run(string(tt.busy), func(t *testing.T) {
 			t.Parallel()
-			r := newHubRigLimited(t, config.Adapter{Busy: tt.busy}, Options{MaxConcurrentRuns: 1})
+			r := newHubRigLimited(t, config.AdapterEntry{Busy: tt.busy}, Options{MaxConcurrentRuns: 1})
 			g := gate(t, r)
 			r.receive(t, mention("A", "1", "job-A1"))
 			g.waitArrived(t, "job-A1")
@@ -391,7 +391,7 @@ func TestBusyPoliciesApplyToARunWaitingForASlot(t *testing.T) {
 func TestEventShare(t *testing.T) {
 	t.Parallel()
 	for n, want := range map[int]int{1: 1, 2: 1, 3: 2, 4: 3, 5: 3, 8: 6, 32: 24, 64: 48} {
-		if got := eventShare(n); got != want {
+		if got := wakeUpShare(n); got != want {
 			t.Errorf("events may hold %d of %d slots, want %d", got, n, want)
 		}
 	}

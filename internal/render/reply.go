@@ -33,14 +33,14 @@ type Reply struct {
 // every adapter that does not draw runs its own way. Where the reply goes follows d.Threads: a
 // mention inside a thread is answered in that thread unless d.ReplyIn is "channel"; on a
 // platform of reply chains the answer answers the message that asked, in groups. DMs and
-// events are answered at the top level. log receives platform failures.
+// wake-ups are answered at the top level. log receives platform failures.
 func NewReply(ctx context.Context, s chat.Surface, d chat.Dialect, trigger chat.Message, log *slog.Logger) *Reply {
-	opts := Options{At: chat.Place{ChannelID: trigger.ChannelID, Topic: trigger.Text}, Status: eventStatus(trigger), Log: log}
+	opts := Options{At: chat.Place{ChannelID: trigger.ChannelID, Topic: trigger.Text}, Status: wakeUpStatus(trigger), Log: log}
 	switch d.Threads {
 	case chat.InThreads:
 		opts.At.ThreadOf = replyThread(ReplyIn(d.ReplyIn), trigger)
 	case chat.ReplyChains:
-		if !trigger.IsDM && trigger.EventFile() == "" {
+		if !trigger.IsDM && trigger.WakeUpFile() == "" {
 			opts.ReplyTo = trigger.ID
 		}
 	}
@@ -52,7 +52,7 @@ func NewReply(ctx context.Context, s chat.Surface, d chat.Dialect, trigger chat.
 }
 
 // replyThread is the thread a reply to trigger goes into: the thread the trigger was written
-// in, unless the adapter is set to reply in the channel. DMs and events are answered at the
+// in, unless the adapter is set to reply in the channel. DMs and wake-ups are answered at the
 // top level.
 func replyThread(in ReplyIn, trigger chat.Message) string {
 	if in == ReplyInChannel || trigger.IsDM {
@@ -61,10 +61,10 @@ func replyThread(in ReplyIn, trigger chat.Message) string {
 	return trigger.ReplyTo
 }
 
-// eventStatus is the first status text of a run that an event started, naming the event
+// wakeUpStatus is the first status text of a run that a wake-up started, naming the wake-up
 // file; for a run a person started it is "", which shows "_Thinking…_".
-func eventStatus(trigger chat.Message) string {
-	if f := trigger.EventFile(); f != "" {
+func wakeUpStatus(trigger chat.Message) string {
+	if f := trigger.WakeUpFile(); f != "" {
 		return "_Starting event: " + f + "_"
 	}
 	return ""

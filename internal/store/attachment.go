@@ -28,7 +28,7 @@ const maxNameLen = 120
 // go before the extension instead. The file appears whole or not at all: it is written to a
 // temporary file, synced, and then linked into place. A file over maxBytes (if positive) is
 // not kept, and the error wraps ErrTooLarge.
-func (c *Channel) SaveAttachment(name string, ts time.Time, r io.Reader, maxBytes int64) (chat.Attachment, error) {
+func (c *ChannelDir) SaveAttachment(name string, ts time.Time, r io.Reader, maxBytes int64) (chat.Attachment, error) {
 	if err := c.ready(); err != nil {
 		return chat.Attachment{}, err
 	}
@@ -79,7 +79,7 @@ const attachmentsDir = "attachments"
 // claimName moves tmp (a name in the channel's directory) into attachments/ under base, or
 // base with -2, -3 … before its extension, the first name that is free. A hard link fails
 // rather than replace an existing file, which makes taking the name atomic.
-func (c *Channel) claimName(tmp, base string) (string, error) {
+func (c *ChannelDir) claimName(tmp, base string) (string, error) {
 	ext := filepath.Ext(base)
 	stem := strings.TrimSuffix(base, ext)
 	for k := 1; k <= 10000; k++ {
@@ -116,7 +116,7 @@ func (c *Channel) claimName(tmp, base string) (string, error) {
 // OpenAttachment opens a file of the channel's attachments/ for reading, by the LocalPath
 // its log line gives (attachments/<name>). Anything but a regular file directly in
 // attachments/ is refused: a command may have swapped the file for a link to config.json.
-func (c *Channel) OpenAttachment(localPath string) (*os.File, error) {
+func (c *ChannelDir) OpenAttachment(localPath string) (*os.File, error) {
 	name, err := attachmentName(localPath)
 	if err != nil {
 		return nil, err
@@ -126,7 +126,7 @@ func (c *Channel) OpenAttachment(localPath string) (*os.File, error) {
 
 // RemoveAttachment removes a file of the channel's attachments/ (a link is removed, never
 // what it points to).
-func (c *Channel) RemoveAttachment(localPath string) error {
+func (c *ChannelDir) RemoveAttachment(localPath string) error {
 	name, err := attachmentName(localPath)
 	if err != nil {
 		return err

@@ -10,8 +10,9 @@ import (
 	"github.com/mom-agent/mom/internal/session"
 )
 
-// Channel is one conversation's directory. It is safe for concurrent use.
-type Channel struct {
+// ChannelDir is one conversation's directory on disk, with its log, context and files; the
+// platform's side of a channel is chat.Channel. It is safe for concurrent use.
+type ChannelDir struct {
 	store   *Store
 	adapter string
 	id      string
@@ -30,32 +31,32 @@ type Channel struct {
 }
 
 // Key returns "adapter/id", the qualified channel name events and logs use.
-func (c *Channel) Key() string { return c.adapter + "/" + c.id }
+func (c *ChannelDir) Key() string { return c.adapter + "/" + c.id }
 
 // Adapter returns the name of the adapter the channel belongs to.
-func (c *Channel) Adapter() string { return c.adapter }
+func (c *ChannelDir) Adapter() string { return c.adapter }
 
 // ID returns the platform's id of the channel.
-func (c *Channel) ID() string { return c.id }
+func (c *ChannelDir) ID() string { return c.id }
 
 // Dir returns the channel directory's absolute path on the host, to name it (in messages,
 // in the sandbox's view); files in it are reached through Files.
-func (c *Channel) Dir() string { return c.dir }
+func (c *ChannelDir) Dir() string { return c.dir }
 
 // Files returns the channel's directory as a confined.Dir, through which mom's own code
 // reaches files there without following a link a command planted.
-func (c *Channel) Files() confined.Dir { return c.fs }
+func (c *ChannelDir) Files() confined.Dir { return c.fs }
 
 // Memory returns the channel's MEMORY.md, cut at MaxMemory bytes with a note saying so; ""
 // if there is none.
-func (c *Channel) Memory() (string, error) {
+func (c *ChannelDir) Memory() (string, error) {
 	return readMemory(c.fs, "MEMORY.md")
 }
 
 // Session returns the channel's context.jsonl, opened on first use and kept open until the
 // channel is released. Check its Recovered method: a file that could not be read was moved
 // aside, and someone should hear about it.
-func (c *Channel) Session() (*session.Session, error) {
+func (c *ChannelDir) Session() (*session.Session, error) {
 	c.sessMu.Lock()
 	defer c.sessMu.Unlock()
 	if err := c.ready(); err != nil {
@@ -80,16 +81,16 @@ func (c *Channel) Session() (*session.Session, error) {
 
 // Create makes the channel's directory (and attachments/, scratch/, skills/ in it), so the
 // channel exists before anything is said in it.
-func (c *Channel) Create() error { return c.ready() }
+func (c *ChannelDir) Create() error { return c.ready() }
 
 // ready makes sure the channel is usable and its directories exist.
-func (c *Channel) ready() error {
+func (c *ChannelDir) ready() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.readyLocked()
 }
 
-func (c *Channel) readyLocked() error {
+func (c *ChannelDir) readyLocked() error {
 	if c.released {
 		return c.releasedErr()
 	}
@@ -108,12 +109,12 @@ func (c *Channel) readyLocked() error {
 	return nil
 }
 
-func (c *Channel) releasedErr() error {
+func (c *ChannelDir) releasedErr() error {
 	return fmt.Errorf("channel %s was released or the store closed; get it from the store again", c.Key())
 }
 
 // close syncs and closes the channel's files and makes it unusable.
-func (c *Channel) close() error {
+func (c *ChannelDir) close() error {
 	c.sessMu.Lock()
 	defer c.sessMu.Unlock()
 	c.mu.Lock()

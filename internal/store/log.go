@@ -24,7 +24,7 @@ const logName = "log.jsonl"
 // AppendLog adds m to the channel's permanent history. When it returns nil the line is in the
 // kernel, so no crash of mom can lose it (and it is on disk within about a second): an adapter
 // may acknowledge the platform's event then.
-func (c *Channel) AppendLog(m chat.Message) (LogPos, error) {
+func (c *ChannelDir) AppendLog(m chat.Message) (LogPos, error) {
 	f, err := c.logFile()
 	if err != nil {
 		return LogPos{}, err
@@ -36,7 +36,7 @@ func (c *Channel) AppendLog(m chat.Message) (LogPos, error) {
 	return LogPos{start, end}, nil
 }
 
-func (c *Channel) logFile() (*jsonl.File, error) {
+func (c *ChannelDir) logFile() (*jsonl.File, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if err := c.readyLocked(); err != nil {
@@ -57,7 +57,7 @@ func (c *Channel) logFile() (*jsonl.File, error) {
 // ReadLog calls fn for every message of the log that starts at or after offset from (0, or a
 // LogPos.End seen earlier), in order. Lines that are not messages, and a torn last line, are
 // skipped. An error from fn stops the reading and is returned.
-func (c *Channel) ReadLog(from int64, fn func(m chat.Message, pos LogPos) error) error {
+func (c *ChannelDir) ReadLog(from int64, fn func(m chat.Message, pos LogPos) error) error {
 	_, err := jsonl.Scan(c.fs, logName, from, func(line []byte, start, end int64) error {
 		m, err := parseMessage(line)
 		if err != nil {
@@ -73,7 +73,7 @@ func (c *Channel) ReadLog(from int64, fn func(m chat.Message, pos LogPos) error)
 
 // LogSize returns the size of log.jsonl in bytes: the offset the next message will start at
 // (0 if there is no log yet).
-func (c *Channel) LogSize() (int64, error) {
+func (c *ChannelDir) LogSize() (int64, error) {
 	c.mu.Lock()
 	f := c.log
 	c.mu.Unlock()
@@ -102,7 +102,7 @@ func parseMessage(line []byte) (chat.Message, error) {
 
 // LastMessage returns the newest message in the log; ok is false when there is none.
 // Adapters use it to fetch what was said while mom was away.
-func (c *Channel) LastMessage() (m chat.Message, ok bool, err error) {
+func (c *ChannelDir) LastMessage() (m chat.Message, ok bool, err error) {
 	msgs, err := c.TailMessages(1)
 	if err != nil || len(msgs) == 0 {
 		return m, false, err
@@ -113,7 +113,7 @@ func (c *Channel) LastMessage() (m chat.Message, ok bool, err error) {
 // TailMessages returns the last n messages of the log, oldest first: fewer when the log holds
 // fewer. The log is read backwards from its end, so a page of recent history costs the same
 // in a log of a hundred lines as in one of a million. Lines are skipped as ReadLog skips them.
-func (c *Channel) TailMessages(n int) ([]chat.Message, error) {
+func (c *ChannelDir) TailMessages(n int) ([]chat.Message, error) {
 	size, err := c.LogSize()
 	if err != nil || size == 0 || n < 1 {
 		return nil, err
@@ -145,7 +145,7 @@ func (c *Channel) TailMessages(n int) ([]chat.Message, error) {
 // commands can write the history). mom never follows it; it keeps it, renamed to
 // log.jsonl.refused-<time>, says so in the log, and starts a new history beside it, so the
 // channel goes on working and nothing is lost.
-func (c *Channel) setAsideForeignLog() {
+func (c *ChannelDir) setAsideForeignLog() {
 	fi, err := c.fs.Stat(logName)
 	if err != nil || fi.Mode().IsRegular() {
 		return

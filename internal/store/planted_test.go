@@ -41,7 +41,7 @@ func unchanged(t *testing.T, p string) {
 func TestLinksPlantedByCommandsLeadNowhere(t *testing.T) {
 	s := openStore(t)
 	secret := secretBeside(t, s)
-	c, err := s.Channel("slack", "C1")
+	c, err := s.ChannelDir("slack", "C1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +51,7 @@ func TestLinksPlantedByCommandsLeadNowhere(t *testing.T) {
 	if err := s.Release("slack", "C1"); err != nil {
 		t.Fatal(err)
 	}
-	c, _ = s.Channel("slack", "C1")
+	c, _ = s.ChannelDir("slack", "C1")
 	dir := c.Dir()
 	for _, name := range []string{"log.jsonl", "MEMORY.md", "context.jsonl"} {
 		os.Remove(filepath.Join(dir, name))
@@ -123,7 +123,7 @@ func TestLinksPlantedByCommandsLeadNowhere(t *testing.T) {
 // events never open files through it.
 func TestChannelsSkipsLinks(t *testing.T) {
 	s := openStore(t)
-	c, _ := s.Channel("slack", "C1")
+	c, _ := s.ChannelDir("slack", "C1")
 	c.AppendLog(chat.Message{ID: "1"})
 	root := filepath.Join(s.Workspace(), "channels")
 	os.Symlink("slack", filepath.Join(root, "evil"))

@@ -24,7 +24,7 @@ type Store struct {
 	flusher   *jsonl.Flusher
 
 	mu       sync.Mutex
-	channels map[string]*Channel // by adapter + "\x00" + id
+	channels map[string]*ChannelDir // by adapter + "\x00" + id
 	closed   bool
 }
 
@@ -37,7 +37,7 @@ type options struct {
 }
 
 // WithLog makes the store say, at level warn, when it sets aside a file a command put where
-// one of mom's own files belongs (see Channel.AppendLog). By default it says nothing.
+// one of mom's own files belongs (see ChannelDir.AppendLog). By default it says nothing.
 func WithLog(l *slog.Logger) Option {
 	return func(o *options) { o.log = l }
 }
@@ -82,7 +82,7 @@ func Open(dataDir string, opts ...Option) (*Store, error) {
 		log:       o.log,
 		ws:        wsDir,
 		flusher:   jsonl.NewFlusher(o.flushInterval),
-		channels:  make(map[string]*Channel),
+		channels:  make(map[string]*ChannelDir),
 	}, nil
 }
 
@@ -102,10 +102,10 @@ func (s *Store) Memory() (string, error) {
 	return readMemory(s.ws, "MEMORY.md")
 }
 
-// Channel returns the channel with the given platform id on the named adapter, the same
-// *Channel for the same pair until it is released. Nothing is created on disk until the
-// channel is first written to.
-func (s *Store) Channel(adapter, channelID string) (*Channel, error) {
+// ChannelDir returns the directory of the channel with the given platform id on the named
+// adapter, the same *ChannelDir for the same pair until it is released. Nothing is created on
+// disk until the channel is first written to.
+func (s *Store) ChannelDir(adapter, channelID string) (*ChannelDir, error) {
 	a, err := PathComponent(adapter)
 	if err != nil {
 		return nil, fmt.Errorf("adapter name %q: %w", adapter, err)
@@ -123,7 +123,7 @@ func (s *Store) Channel(adapter, channelID string) (*Channel, error) {
 	if c, ok := s.channels[key]; ok {
 		return c, nil
 	}
-	c := &Channel{
+	c := &ChannelDir{
 		store: s, adapter: adapter, id: channelID,
 		fs:  s.ws.Join("channels", a, id),
 		dir: filepath.Join(s.workspace, "channels", a, id),
@@ -133,9 +133,9 @@ func (s *Store) Channel(adapter, channelID string) (*Channel, error) {
 }
 
 // Release closes the files of a channel that has gone idle, so a hub with many channels
-// keeps only the busy ones open. The *Channel it had handed out stops working (its methods
-// return an error); the next Channel call opens a fresh one. Release a channel only when no
-// run is using it.
+// keeps only the busy ones open. The *ChannelDir it had handed out stops working (its
+// methods return an error); the next ChannelDir call opens a fresh one. Release a channel only
+// when no run is using it.
 func (s *Store) Release(adapter, channelID string) error {
 	key := adapter + "\x00" + channelID
 	s.mu.Lock()

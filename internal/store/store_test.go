@@ -49,7 +49,7 @@ func TestHostileIDsStayInside(t *testing.T) {
 	want := map[string]bool{}
 	for _, adapter := range []string{"slack-acme", "../evil", "."} {
 		for _, id := range append(hostileIDs, plainIDs...) {
-			c, err := s.Channel(adapter, id)
+			c, err := s.ChannelDir(adapter, id)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -93,12 +93,12 @@ func TestHostileIDsStayInside(t *testing.T) {
 func TestChannelIsSharedAndLazy(t *testing.T) {
 	s := openStore(t)
 	var wg sync.WaitGroup
-	got := make([]*Channel, 32)
+	got := make([]*ChannelDir, 32)
 	for i := range got {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			c, err := s.Channel("web", "general")
+			c, err := s.ChannelDir("web", "general")
 			if err != nil {
 				t.Error(err)
 			}
@@ -108,7 +108,7 @@ func TestChannelIsSharedAndLazy(t *testing.T) {
 	wg.Wait()
 	for _, c := range got {
 		if c != got[0] {
-			t.Fatal("two *Channel for one channel")
+			t.Fatal("two *ChannelDir for one channel")
 		}
 	}
 	c := got[0]
@@ -124,17 +124,17 @@ func TestChannelIsSharedAndLazy(t *testing.T) {
 	if err := c.ReadLog(0, func(chat.Message, LogPos) error { t.Error("called"); return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Channel("web", ""); err == nil {
+	if _, err := s.ChannelDir("web", ""); err == nil {
 		t.Fatal("empty channel id accepted")
 	}
-	if _, err := s.Channel("", "x"); err == nil {
+	if _, err := s.ChannelDir("", "x"); err == nil {
 		t.Fatal("empty adapter accepted")
 	}
 }
 
 func TestLogRoundTrip(t *testing.T) {
 	s := openStore(t)
-	c, _ := s.Channel("slack-acme", "C123")
+	c, _ := s.ChannelDir("slack-acme", "C123")
 	msgs := []chat.Message{
 		{ID: "1734567890.123456", ChannelID: "C123", TS: time.Date(2024, 12, 20, 10, 0, 0, 0, time.UTC),
 			Sender: chat.User{ID: "U123", Username: "mario", DisplayName: "Mario Z"}, Text: "<@U789> what's the weather?", IsMention: true},
@@ -216,7 +216,7 @@ func TestLogRoundTrip(t *testing.T) {
 
 func TestSessionThroughChannel(t *testing.T) {
 	s := openStore(t)
-	c, _ := s.Channel("cli", "local")
+	c, _ := s.ChannelDir("cli", "local")
 	sess, err := c.Session()
 	if err != nil {
 		t.Fatal(err)
@@ -249,7 +249,7 @@ func TestSessionThroughChannel(t *testing.T) {
 	if _, err := sess.AppendMessage(llm.NewUserText("x", time.Now())); err == nil {
 		t.Fatal("the released session still appends")
 	}
-	c2, _ := s.Channel("cli", "local")
+	c2, _ := s.ChannelDir("cli", "local")
 	if c2 == c {
 		t.Fatal("Release did not drop the channel")
 	}
@@ -260,7 +260,7 @@ func TestSessionThroughChannel(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Channel("cli", "local"); err == nil {
+	if _, err := s.ChannelDir("cli", "local"); err == nil {
 		t.Fatal("a closed store hands out channels")
 	}
 	if _, err := c2.AppendLog(chat.Message{}); err == nil {
@@ -270,7 +270,7 @@ func TestSessionThroughChannel(t *testing.T) {
 
 func TestAttachments(t *testing.T) {
 	s := openStore(t)
-	c, _ := s.Channel("slack-acme", "C1")
+	c, _ := s.ChannelDir("slack-acme", "C1")
 	ts := time.UnixMilli(1773568805000)
 	save := func(name, body string, max int64) (chat.Attachment, error) {
 		return c.SaveAttachment(name, ts, strings.NewReader(body), max)
@@ -353,7 +353,7 @@ func (errReader) Read([]byte) (int, error) { return 0, errors.New("connection re
 
 func TestMemoryIsCapped(t *testing.T) {
 	s := openStore(t)
-	c, _ := s.Channel("tg", "-1001234567890")
+	c, _ := s.ChannelDir("tg", "-1001234567890")
 	if m, err := c.Memory(); m != "" || err != nil {
 		t.Fatalf("%q %v", m, err)
 	}
@@ -380,7 +380,7 @@ func BenchmarkAppendLog(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer s.Close()
-	c, _ := s.Channel("slack-acme", "C0A34FL8PMH")
+	c, _ := s.ChannelDir("slack-acme", "C0A34FL8PMH")
 	m := chat.Message{ID: "1734567890.123456", ChannelID: "C0A34FL8PMH", TS: time.Now(),
 		Sender: chat.User{ID: "U123", Username: "mario", DisplayName: "Mario Zechner"},
 		Text:   "can you check the build? it failed again on the release branch", IsMention: true}
@@ -406,7 +406,7 @@ func BenchmarkAppendLogParallel(b *testing.B) {
 	b.RunParallel(func(pb *testing.PB) {
 		mu.Lock()
 		n++
-		c, _ := s.Channel("slack-acme", fmt.Sprint("C", n))
+		c, _ := s.ChannelDir("slack-acme", fmt.Sprint("C", n))
 		mu.Unlock()
 		m := chat.Message{ID: "1", TS: time.Now(), Sender: chat.User{ID: "U1", Username: "mario"}, Text: "hello"}
 		for pb.Next() {
@@ -421,7 +421,7 @@ var _ = bytes.Equal
 
 func TestLastMessage(t *testing.T) {
 	s := openStore(t)
-	c, _ := s.Channel("slack-acme", "C9")
+	c, _ := s.ChannelDir("slack-acme", "C9")
 	if _, ok, err := c.LastMessage(); ok || err != nil {
 		t.Fatalf("empty log: ok %v, err %v", ok, err)
 	}

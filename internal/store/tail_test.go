@@ -23,7 +23,7 @@ func ids(msgs []chat.Message) string {
 
 // appendRaw writes bytes to a channel's log behind the store's back, as a crash or an editor
 // would leave them.
-func appendRaw(t *testing.T, c *Channel, s string) {
+func appendRaw(t *testing.T, c *ChannelDir, s string) {
 	t.Helper()
 	f, err := os.OpenFile(filepath.Join(c.Dir(), "log.jsonl"), os.O_APPEND|os.O_WRONLY|os.O_CREATE, 0o644)
 	if err != nil {
@@ -37,7 +37,7 @@ func appendRaw(t *testing.T, c *Channel, s string) {
 
 func TestTailMessagesCounts(t *testing.T) {
 	s := openStore(t)
-	c, _ := s.Channel("web", "general")
+	c, _ := s.ChannelDir("web", "general")
 	if msgs, err := c.TailMessages(5); msgs != nil || err != nil {
 		t.Fatalf("no log: %v, %v", msgs, err)
 	}
@@ -69,7 +69,7 @@ func TestTailMessagesMatchesReadLog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, _ := s.Channel("web", "general")
+	c, _ := s.ChannelDir("web", "general")
 	ts := time.Date(2025, 3, 1, 9, 30, 0, 0, time.UTC)
 	for i := range 600 {
 		text := fmt.Sprintf("message %d: héllo wörld, 日本語のテキスト 🙂", i)
@@ -96,7 +96,7 @@ func TestTailMessagesMatchesReadLog(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	c, _ = s.Channel("web", "general")
+	c, _ = s.ChannelDir("web", "general")
 	var all []chat.Message
 	if err := c.ReadLog(0, func(m chat.Message, _ LogPos) error { all = append(all, m); return nil }); err != nil {
 		t.Fatal(err)
@@ -132,7 +132,7 @@ func BenchmarkTailMessages(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer s.Close()
-	c, _ := s.Channel("web", "general")
+	c, _ := s.ChannelDir("web", "general")
 	now := time.Now()
 	for i := range 100_000 {
 		c.AppendLog(chat.Message{ID: fmt.Sprint(i), TS: now, Sender: chat.User{ID: "web:ada", Username: "ada"},

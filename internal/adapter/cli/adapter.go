@@ -185,7 +185,7 @@ func (a *Adapter) Reply(ctx context.Context, channelID string, trigger chat.Mess
 	if a.opts.OneShot {
 		return &oneShot{a: a, progress: &writer{w: a.opts.Progress}}
 	}
-	if f := trigger.EventFile(); f != "" {
+	if f := trigger.WakeUpFile(); f != "" {
 		a.out.line(dim, "(starting event "+f+")")
 	}
 	return &reply{a: a, w: a.out}

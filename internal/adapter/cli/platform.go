@@ -29,7 +29,7 @@ func Platform() platform.Spec {
 			Terminal: true,
 			Decode:   func(*config.Object) config.Options { return &Config{} },
 		},
-		New: func(e config.Adapter, env platform.Env) (chat.Adapter, error) {
+		New: func(e config.AdapterEntry, env platform.Env) (chat.Adapter, error) {
 			return New(Options{Name: e.Name, In: env.Stdin, Out: env.Stdout, Progress: env.Stderr,
 				User: env.LocalUser, Interactive: env.Interactive}), nil
 		},

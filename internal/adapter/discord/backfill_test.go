@@ -18,7 +18,7 @@ import (
 // stopped.
 func logged(t *testing.T, st *store.Store, channel string, m chat.Message) {
 	t.Helper()
-	ch, err := st.Channel("guild", channel)
+	ch, err := st.ChannelDir("guild", channel)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,5 +1,5 @@
 // Package fetch downloads the files people attach to chat messages into the channel's
-// attachments directory (store.Channel.SaveAttachment), for every platform adapter alike: the
+// attachments directory (store.ChannelDir.SaveAttachment), for every platform adapter alike: the
 // size cap, the time limit, the platform's servers as the only place files come from and
 // credentials go to (Hosts, Fetcher.Get), and a failure described in the attachment rather
 // than lost, so the model hears of the file even when it could not be fetched. How a
@@ -79,7 +79,7 @@ func (f *Fetcher) Save(ctx context.Context, channel string, ts time.Time, file F
 	case f.Store == nil:
 		return fail(errors.New("mom has no place to keep files"))
 	}
-	ch, err := f.Store.Channel(f.Adapter, channel)
+	ch, err := f.Store.ChannelDir(f.Adapter, channel)
 	if err != nil {
 		return fail(err)
 	}

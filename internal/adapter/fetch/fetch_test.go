@@ -59,7 +59,7 @@ func TestSaveStoresTheFile(t *testing.T) {
 	if att.Error != "" || att.Filename != "notes.txt" || att.Size != 11 {
 		t.Fatalf("attachment %+v, want notes.txt saved", att)
 	}
-	ch, err := f.Store.Channel("chat-test", "C1")
+	ch, err := f.Store.ChannelDir("chat-test", "C1")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -136,7 +136,7 @@ func (c *CatchUp[M]) marks() []mark {
 		if ref.Adapter != c.Gate.Adapter {
 			continue
 		}
-		ch, err := c.Store.Channel(ref.Adapter, ref.ID)
+		ch, err := c.Store.ChannelDir(ref.Adapter, ref.ID)
 		var last chat.Message
 		var ok bool
 		if err == nil {

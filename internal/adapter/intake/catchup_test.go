@@ -178,7 +178,7 @@ func (w *world) logged(t *testing.T, adapter, channel string, id int) {
 // loggedLine writes m into the channel's log.
 func (w *world) loggedLine(t *testing.T, adapter, channel string, m chat.Message) {
 	t.Helper()
-	ch, err := w.st.Channel(adapter, channel)
+	ch, err := w.st.ChannelDir(adapter, channel)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,7 +276,7 @@ func TestCatchUpOrdersAndDedups(t *testing.T) {
 	w.logged(t, "acme", "C2", 2)
 	w.logged(t, "acme", "GONE", 1)
 	w.logged(t, "other", "C9", 1)
-	empty, err := w.st.Channel("acme", "EMPTY")
+	empty, err := w.st.ChannelDir("acme", "EMPTY")
 	if err == nil {
 		err = empty.Create()
 	}

@@ -33,7 +33,7 @@ type Spec struct {
 	// New builds the adapter an entry of this platform describes, without connecting it:
 	// Start does that. mom check builds every adapter to check its settings, with env.Store
 	// nil.
-	New func(entry config.Adapter, env Env) (chat.Adapter, error)
+	New func(entry config.AdapterEntry, env Env) (chat.Adapter, error)
 	// OneShot, when set, builds the adapter `mom run` answers one prompt through: it reads
 	// the prompt from env.Stdin as one message in channel, and prints only the answer on
 	// env.Stdout. Only the terminal chat sets it.
@@ -48,8 +48,8 @@ func (s Spec) Kind() Kind { return Kind(s.Config.Type) }
 // Build makes a Spec.New from make, which builds an adapter from the platform's own settings
 // of type T (what its Decode returned). An entry made in code without them is an error
 // naming the adapter.
-func Build[T config.Options](make func(name string, settings T, env Env) (chat.Adapter, error)) func(config.Adapter, Env) (chat.Adapter, error) {
-	return func(e config.Adapter, env Env) (chat.Adapter, error) {
+func Build[T config.Options](make func(name string, settings T, env Env) (chat.Adapter, error)) func(config.AdapterEntry, Env) (chat.Adapter, error) {
+	return func(e config.AdapterEntry, env Env) (chat.Adapter, error) {
 		c, ok := e.Options.(T)
 		if !ok {
 			return nil, fmt.Errorf("adapter %s: its entry has no %s settings", e.Name, e.Type)

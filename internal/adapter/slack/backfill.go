@@ -43,11 +43,11 @@ type history struct {
 	a       *Adapter
 	channel string
 	chType  string // "im" for a DM, as message events say
-	log     *store.Channel
+	log     *store.ChannelDir
 }
 
 func (a *Adapter) openHistory(_ context.Context, channelID string) (intake.History[slackgo.Message], error) {
-	ch, err := a.opts.Store.Channel(a.opts.Name, channelID)
+	ch, err := a.opts.Store.ChannelDir(a.opts.Name, channelID)
 	if err != nil {
 		return nil, err
 	}

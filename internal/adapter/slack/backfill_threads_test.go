@@ -29,7 +29,7 @@ func TestBackfillFindsThreadsWithOldParents(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	ch, err := st.Channel("acme", "C1")
+	ch, err := st.ChannelDir("acme", "C1")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -39,7 +39,7 @@ type Options struct {
 	// Store holds the channels' logs and attachments, and the data directory where a
 	// generated token is kept.
 	Store *store.Store
-	// Adapters are the names of every configured adapter, to read event files with.
+	// Adapters are the names of every configured adapter, to read wake-up files with.
 	Adapters []string
 	// Health answers GET /healthz and GET /readyz, which need no token: mom's health checks
 	// over every adapter. Nil means the chat answers for itself alone (it is up, and
@@ -63,13 +63,13 @@ type Adapter struct {
 	notes *notes
 	seq   atomic.Int64
 
-	mu     sync.Mutex
-	srv    *http.Server
-	addr   net.Addr
-	in     chat.Inbox
-	users  map[string]chat.User
-	served chan struct{} // closed when the server has stopped
-	evw    *eventsWatch  // nil when the events directory cannot be watched
+	mu        sync.Mutex
+	srv       *http.Server
+	addr      net.Addr
+	in        chat.Inbox
+	users     map[string]chat.User
+	served    chan struct{} // closed when the server has stopped
+	wakeWatch *wakeUpWatch  // nil when the events directory cannot be watched
 }
 
 // New returns a web chat that is not listening yet; Start opens it.
@@ -118,12 +118,12 @@ func (a *Adapter) Start(ctx context.Context, in chat.Inbox) error {
 		IdleTimeout:       a.idleTimeout(),
 		ErrorLog:          slog.NewLogLogger(a.log.Handler(), slog.LevelDebug),
 	}
-	evw, err := a.watchEvents()
+	wakeWatch, err := a.watchWakeUps()
 	if err != nil {
 		a.log.Warn("the side bar shows changes to the events only when reloaded", "err", err)
 	}
 	a.mu.Lock()
-	a.token, a.srv, a.addr, a.in, a.served, a.evw = token, srv, ln.Addr(), in, make(chan struct{}), evw
+	a.token, a.srv, a.addr, a.in, a.served, a.wakeWatch = token, srv, ln.Addr(), in, make(chan struct{}), wakeWatch
 	served := a.served
 	a.mu.Unlock()
 	go func() {
@@ -180,14 +180,14 @@ func (a *Adapter) Connected() bool {
 // Stop closes the browsers' connections and the server, and waits for its handlers.
 func (a *Adapter) Stop(ctx context.Context) error {
 	a.mu.Lock()
-	srv, served, evw := a.srv, a.served, a.evw
-	a.srv, a.evw = nil, nil
+	srv, served, wakeWatch := a.srv, a.served, a.wakeWatch
+	a.srv, a.wakeWatch = nil, nil
 	a.mu.Unlock()
 	if srv == nil {
 		return nil
 	}
-	if evw != nil {
-		evw.stop()
+	if wakeWatch != nil {
+		wakeWatch.stop()
 	}
 	a.live.close()
 	err := srv.Shutdown(ctx)

@@ -50,7 +50,7 @@ func (a *Adapter) createChannel(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	ch, err := a.opts.Store.Channel(a.opts.Name, name)
+	ch, err := a.opts.Store.ChannelDir(a.opts.Name, name)
 	if err == nil {
 		err = ch.Create()
 	}
@@ -63,13 +63,13 @@ func (a *Adapter) createChannel(w http.ResponseWriter, r *http.Request) {
 }
 
 // channel returns the channel a request names, or answers with why it cannot be used.
-func (a *Adapter) channel(w http.ResponseWriter, r *http.Request) (*store.Channel, bool) {
+func (a *Adapter) channel(w http.ResponseWriter, r *http.Request) (*store.ChannelDir, bool) {
 	id := r.PathValue("channel")
 	if err := checkChannelName(id); err != nil {
 		writeError(w, http.StatusNotFound, err.Error())
 		return nil, false
 	}
-	ch, err := a.opts.Store.Channel(a.opts.Name, id)
+	ch, err := a.opts.Store.ChannelDir(a.opts.Name, id)
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, err.Error())
 		return nil, false
@@ -122,7 +122,7 @@ func (a *Adapter) history(w http.ResponseWriter, r *http.Request) {
 // withoutAnswersFrom leaves out of msgs mom's answers (its lines without files; its files are
 // shown once by id) logged at or after offset from. The log is read after msgs were, so
 // every answer msgs holds from there on is seen; from is a run's start, so little is read.
-func withoutAnswersFrom(ch *store.Channel, msgs []chat.Message, from int64) ([]chat.Message, error) {
+func withoutAnswersFrom(ch *store.ChannelDir, msgs []chat.Message, from int64) ([]chat.Message, error) {
 	answers := make(map[string]bool)
 	err := ch.ReadLog(from, func(m chat.Message, _ store.LogPos) error {
 		if m.Sender.IsBot && len(m.Attachments) == 0 {
@@ -194,7 +194,7 @@ func (a *Adapter) receive(ctx context.Context, m chat.Message) error {
 }
 
 // readParts reads the form's parts into m, saving files as they stream in.
-func (a *Adapter) readParts(mr *multipart.Reader, ch *store.Channel, now time.Time, name *string, m *chat.Message) (int, error) {
+func (a *Adapter) readParts(mr *multipart.Reader, ch *store.ChannelDir, now time.Time, name *string, m *chat.Message) (int, error) {
 	for {
 		part, err := mr.NextPart()
 		if err == io.EOF {
@@ -247,7 +247,7 @@ func tooLargeOr(err error, status int) int {
 }
 
 // discard removes the files of a message that was refused.
-func discard(ch *store.Channel, atts []chat.Attachment) {
+func discard(ch *store.ChannelDir, atts []chat.Attachment) {
 	for _, att := range atts {
 		if att.LocalPath != "" {
 			ch.RemoveAttachment(att.LocalPath)

@@ -45,7 +45,7 @@ func BenchmarkHistory(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer st.Close()
-	ch, _ := st.Channel("web", "general")
+	ch, _ := st.ChannelDir("web", "general")
 	now := time.Now()
 	var from int64
 	for i := range 5000 {

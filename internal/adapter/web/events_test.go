@@ -15,12 +15,12 @@ import (
 // they take.
 const hangGuard = 30 * time.Second
 
-// listEvents asks the events handler, as the page does.
-func listEvents(t *testing.T, a *Adapter) []eventInfo {
+// listedWakeUps asks the events handler, as the page does.
+func listedWakeUps(t *testing.T, a *Adapter) []wakeUpInfo {
 	t.Helper()
 	rec := httptest.NewRecorder()
-	a.events(rec, httptest.NewRequest(http.MethodGet, "/api/events", nil))
-	var body struct{ Events []eventInfo }
+	a.listWakeUps(rec, httptest.NewRequest(http.MethodGet, "/api/events", nil))
+	var body struct{ Events []wakeUpInfo }
 	if err := json.Unmarshal(rec.Body.Bytes(), &body); rec.Code != http.StatusOK || err != nil {
 		t.Fatalf("GET /api/events: %d %v\n%s", rec.Code, err, rec.Body)
 	}
@@ -43,18 +43,18 @@ func writeFile(t *testing.T, path, data string) {
 func TestEventsListsSetAsideFiles(t *testing.T) {
 	a, _ := newTestAdapter(t)
 	a.opts.Adapters = []string{"web"}
-	dir := a.eventsDir().Path()
+	dir := a.wakeUpDir().Path()
 	writeFile(t, filepath.Join(dir, "later.json"), `{"type": "one-shot", "channelId": "web/general", "text": "hi", "at": "2031-03-14T15:30:00+01:00"}`)
 	writeFile(t, filepath.Join(dir, ".invalid", "bad.json"), `{"type": "one-shot"}`)
 	writeFile(t, filepath.Join(dir, ".invalid", "bad.json.error.txt"),
 		"bad.json was moved here on 2026-01-01T00:00:00Z because it is not a valid event:\nmissing \"channelId\", \"text\"\n")
 	writeFile(t, filepath.Join(dir, ".invalid", "mute.json"), `{}`)
-	want := []eventInfo{
+	want := []wakeUpInfo{
 		{File: "later.json", Type: "one-shot", Channel: "web/general", Text: "hi", Next: []string{"2031-03-14T15:30:00+01:00"}},
 		{File: ".invalid/bad.json", Next: []string{}, Error: `set aside: missing "channelId", "text"`},
 		{File: ".invalid/mute.json", Next: []string{}, Error: "set aside: (no note says why)"},
 	}
-	if got := listEvents(t, a); !reflect.DeepEqual(got, want) {
+	if got := listedWakeUps(t, a); !reflect.DeepEqual(got, want) {
 		t.Errorf("events =\n%+v\nwant\n%+v", got, want)
 	}
 }
@@ -64,14 +64,14 @@ func TestEventsListsSetAsideFiles(t *testing.T) {
 // that appears only then), so side bars reload the list by themselves.
 func TestEventsFrameWhenTheDirectoryChanges(t *testing.T) {
 	a, _ := newTestAdapter(t)
-	w, err := a.watchEvents()
+	w, err := a.watchWakeUps()
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer w.stop()
 	c := a.live.subscribe()
 	drain(t, c) // hello
-	dir := a.eventsDir().Path()
+	dir := a.wakeUpDir().Path()
 	// next waits for the frame that follows a change. A change seen in two bursts may send
 	// two frames, which does no harm; frames left from a change before are dropped first.
 	next := func(what string, change func()) {

@@ -10,23 +10,23 @@ import (
 	"github.com/mom-agent/mom/internal/events"
 )
 
-// eventsSettle is how long workspace/events must be quiet before the browsers are told it
-// changed: the events watcher's debounce, so a file written in pieces, or a burst of files,
+// wakeUpSettle is how long workspace/events must be quiet before the browsers are told it
+// changed: the debounce of events.Watcher, so a file written in pieces, or a burst of files,
 // is one reload of the side bar.
-const eventsSettle = 100 * time.Millisecond
+const wakeUpSettle = 100 * time.Millisecond
 
-// eventsWatch tells every browser when workspace/events changes (a file added, edited,
+// wakeUpWatch tells every browser when workspace/events changes (a file added, edited,
 // deleted, fired and removed, or set aside as invalid), with an "events" frame; the page then
-// reloads the list. A periodic event's next time passing changes no file: the page reloads
+// reloads the list. A periodic wake-up's next time passing changes no file: the page reloads
 // the list then by itself.
-type eventsWatch struct {
+type wakeUpWatch struct {
 	fsw  *fsnotify.Watcher
 	done chan struct{}
 }
 
-// watchEvents starts watching workspace/events and the folder of invalid files in it.
-func (a *Adapter) watchEvents() (*eventsWatch, error) {
-	evDir := a.eventsDir()
+// watchWakeUps starts watching workspace/events and the folder of invalid files in it.
+func (a *Adapter) watchWakeUps() (*wakeUpWatch, error) {
+	evDir := a.wakeUpDir()
 	if err := evDir.MkdirAll("", 0o755); err != nil {
 		return nil, fmt.Errorf("the events directory: %w", err)
 	}
@@ -39,15 +39,15 @@ func (a *Adapter) watchEvents() (*eventsWatch, error) {
 		fsw.Close()
 		return nil, fmt.Errorf("watching %s: %w", dir, err)
 	}
-	w := &eventsWatch{fsw: fsw, done: make(chan struct{})}
+	w := &wakeUpWatch{fsw: fsw, done: make(chan struct{})}
 	a.watchInvalid(w, evDir) // absent until the first invalid file; added when it appears
-	go a.announceEvents(w, evDir)
+	go a.announceWakeUps(w, evDir)
 	return w, nil
 }
 
-// watchInvalid adds the folder of invalid events to the watch when it is a real directory:
+// watchInvalid adds the folder of invalid wake-ups to the watch when it is a real directory:
 // a link a command put there is not followed, not even to watch it.
-func (a *Adapter) watchInvalid(w *eventsWatch, evDir confined.Dir) {
+func (a *Adapter) watchInvalid(w *wakeUpWatch, evDir confined.Dir) {
 	if fi, err := evDir.Stat(events.InvalidDir); err != nil || !fi.IsDir() {
 		return
 	}
@@ -57,8 +57,8 @@ func (a *Adapter) watchInvalid(w *eventsWatch, evDir confined.Dir) {
 	}
 }
 
-// announceEvents sends an "events" frame once the directory has settled after changes.
-func (a *Adapter) announceEvents(w *eventsWatch, evDir confined.Dir) {
+// announceWakeUps sends an "events" frame once the directory has settled after changes.
+func (a *Adapter) announceWakeUps(w *wakeUpWatch, evDir confined.Dir) {
 	invalid := evDir.Join(events.InvalidDir).Path()
 	defer close(w.done)
 	// Armed (and re-armed) by each change; it fires once the directory has been quiet.
@@ -74,7 +74,7 @@ func (a *Adapter) announceEvents(w *eventsWatch, evDir confined.Dir) {
 			if ev.Name == invalid && ev.Has(fsnotify.Create) {
 				a.watchInvalid(w, evDir)
 			}
-			settled.Reset(eventsSettle)
+			settled.Reset(wakeUpSettle)
 		case err, ok := <-w.fsw.Errors:
 			if !ok {
 				return
@@ -85,7 +85,7 @@ func (a *Adapter) announceEvents(w *eventsWatch, evDir confined.Dir) {
 }
 
 // stop stops watching and waits for the watch to end.
-func (w *eventsWatch) stop() {
+func (w *wakeUpWatch) stop() {
 	w.fsw.Close()
 	<-w.done
 }

@@ -59,12 +59,13 @@ const (
 // replay or the live stream, never both (both happen under live.mu), and messages (people's,
 // mom's files) carry their log id, which the page shows once.
 type frame struct {
-	Type       string        `json:"type"`
-	Channel    string        `json:"channel,omitempty"`
-	Run        string        `json:"run,omitempty"`
-	ID         string        `json:"id,omitempty"`
-	Trigger    string        `json:"trigger,omitempty"`
-	Event      string        `json:"event,omitempty"`
+	Type    string `json:"type"`
+	Channel string `json:"channel,omitempty"`
+	Run     string `json:"run,omitempty"`
+	ID      string `json:"id,omitempty"`
+	Trigger string `json:"trigger,omitempty"`
+	// WakeUp is the wake-up file that started the run ("event" on the wire).
+	WakeUp     string        `json:"event,omitempty"`
 	Text       string        `json:"text,omitempty"`
 	Name       string        `json:"name,omitempty"`
 	Args       string        `json:"args,omitempty"`

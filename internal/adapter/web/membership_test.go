@@ -45,7 +45,7 @@ func TestMemberChannels(t *testing.T) {
 		t.Fatalf("creating ops: %d %s", rec.Code, rec.Body)
 	}
 	for _, c := range []struct{ adapter, id string }{{"web", "team-2"}, {"web", "Not A Page Name"}, {"slack-acme", "C123"}} {
-		ch, err := st.Channel(c.adapter, c.id)
+		ch, err := st.ChannelDir(c.adapter, c.id)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -26,11 +26,11 @@ const (
 
 // Reply starts showing a run (hub.Replier): every browser gets its events as frames.
 func (a *Adapter) Reply(ctx context.Context, channelID string, trigger chat.Message) run.Reply {
-	if trigger.EventFile() == "" && trigger.ID != "" {
+	if trigger.WakeUpFile() == "" && trigger.ID != "" {
 		a.showMessage(trigger)
 	}
 	r := &reply{a: a, channel: channelID, run: a.nextID(time.Now())}
-	a.live.broadcast(frame{Type: "run_start", Channel: channelID, Run: r.run, Trigger: trigger.ID, Event: trigger.EventFile(),
+	a.live.broadcast(frame{Type: "run_start", Channel: channelID, Run: r.run, Trigger: trigger.ID, WakeUp: trigger.WakeUpFile(),
 		From: a.logEnd(channelID)})
 	return r
 }
@@ -41,7 +41,7 @@ func (a *Adapter) Reply(ctx context.Context, channelID string, trigger chat.Mess
 // measured; the page then takes the whole history, which may show an answer twice but never
 // loses one.
 func (a *Adapter) logEnd(channelID string) *int64 {
-	ch, err := a.opts.Store.Channel(a.opts.Name, channelID)
+	ch, err := a.opts.Store.ChannelDir(a.opts.Name, channelID)
 	if err != nil {
 		a.log.Warn("could not find the channel of a run", "channel", channelID, "err", err)
 		return nil
@@ -168,7 +168,7 @@ func (a *Adapter) Delete(ctx context.Context, at chat.Place, messageID string) e
 // its own.
 func (a *Adapter) Upload(ctx context.Context, at chat.Place, f chat.File) error {
 	channelID := at.ChannelID
-	ch, err := a.opts.Store.Channel(a.opts.Name, channelID)
+	ch, err := a.opts.Store.ChannelDir(a.opts.Name, channelID)
 	if err != nil {
 		return err
 	}

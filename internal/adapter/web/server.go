@@ -36,7 +36,7 @@ func (a *Adapter) routes(addr net.Addr) http.Handler {
 	app.HandleFunc("POST /api/channels/{channel}/messages", a.send)
 	app.HandleFunc("POST /api/channels/{channel}/stop", a.stop)
 	app.HandleFunc("GET /api/channels/{channel}/files/{file}", a.download)
-	app.HandleFunc("GET /api/events", a.events)
+	app.HandleFunc("GET /api/events", a.listWakeUps)
 	app.HandleFunc("POST /api/name", a.checkName)
 
 	a.mu.Lock()
