@@ -23,14 +23,20 @@ func TestDependenciesPointDown(t *testing.T) {
 	for _, p := range platforms {
 		rules[p] = []string{"hub", "agent", "app"}
 	}
+	// The binary holds no test double or test helper.
+	t.Run("cmd/mom", func(t *testing.T) {
+		t.Parallel()
+		for _, dep := range deps(t, "../../cmd/mom") {
+			name, ours := strings.CutPrefix(dep, mod)
+			if ours && (strings.HasSuffix(name, "test") || strings.HasPrefix(name, "fake/")) {
+				t.Errorf("mom's binary depends on %s, which is for tests only", name)
+			}
+		}
+	})
 	for pkg, banned := range rules {
 		t.Run(pkg, func(t *testing.T) {
 			t.Parallel()
-			out, err := exec.Command("go", "list", "-deps", "../"+pkg).Output()
-			if err != nil {
-				t.Fatalf("go list -deps %s: %v", pkg, err)
-			}
-			for _, dep := range strings.Fields(string(out)) {
+			for _, dep := range deps(t, "../"+pkg) {
 				name, ours := strings.CutPrefix(dep, mod)
 				if !ours || name == pkg {
 					continue
@@ -43,4 +49,14 @@ func TestDependenciesPointDown(t *testing.T) {
 			}
 		})
 	}
+}
+
+// deps lists the packages dir depends on, itself included, with go list.
+func deps(t *testing.T, dir string) []string {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-deps", dir).Output()
+	if err != nil {
+		t.Fatalf("go list -deps %s: %v", dir, err)
+	}
+	return strings.Fields(string(out))
 }
