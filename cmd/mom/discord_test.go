@@ -17,26 +17,21 @@ import (
 // gateway, with what people would see asserted on the fake's channels and threads. The shared
 // behaviours are in the conformance suite (discordPlatform below); these are Discord's own.
 
+// The preset guild's cast (fakediscord.NewPreset), by shorter names.
 const (
-	dBot     = "1100000000000000001"
-	dGeneral = "1300000000000000001"
-	dAda     = "1400000000000000001" // an admin
-	dBea     = "1400000000000000002" // a colleague
-	dCI      = "1400000000000000003" // another bot
-	dAdaDM   = "1500000000000000001"
-	dBeaDM   = "1500000000000000002"
+	dBot     = fakediscord.PresetBot
+	dGeneral = fakediscord.PresetGeneral
+	dAda     = fakediscord.PresetAda // an admin
+	dBea     = fakediscord.PresetBea // a colleague
+	dCI      = fakediscord.PresetCI  // another bot
+	dAdaDM   = fakediscord.PresetAdaDM
+	dBeaDM   = fakediscord.PresetBeaDM
 )
 
-// newDiscordFake is a guild with two people, a CI bot, a channel and two DMs.
+// newDiscordFake is the preset guild: two people, a CI bot, a channel and two DMs.
 func newDiscordFake(t testing.TB, opts ...fakediscord.Option) *fakediscord.Server {
-	s := fakediscord.New(append([]fakediscord.Option{fakediscord.WithBot(dBot, "mom")}, opts...)...)
+	s := fakediscord.NewPreset(opts...)
 	t.Cleanup(s.Close)
-	s.AddUser(fakediscord.User{ID: dAda, Username: "ada", GlobalName: "Ada Lovelace"})
-	s.AddUser(fakediscord.User{ID: dBea, Username: "bea", GlobalName: "Bea Smith"})
-	s.AddUser(fakediscord.User{ID: dCI, Username: "ci", Bot: true})
-	s.AddChannel(fakediscord.Channel{ID: dGeneral, Name: "general"})
-	s.AddChannel(fakediscord.Channel{ID: dAdaDM, Kind: fakediscord.KindDM, Recipient: dAda})
-	s.AddChannel(fakediscord.Channel{ID: dBeaDM, Kind: fakediscord.KindDM, Recipient: dBea})
 	return s
 }
 
