@@ -32,14 +32,14 @@
 // managed role Discord creates for an invited bot (BotRoleID: named like the bot, tags.bot_id,
 // the invite's permissions), held by the bot.
 //
-// Tests set up a guild (AddUser, AddChannel, and who may see what: SetOwner, AddRole,
-// SetRoles, SetOverwrites, a User that is NotMember), play people (Say with InReplyTo and
-// NoPing, WithFile, or Silently for what was said while the bot was offline) and faults (DropSocket,
-// Reconnect, InvalidateSession, RateLimit, HideChannel), and look at what a person would see
-// (Messages, Thread, Uploads, Typing) or what the client sent (Calls, Violations). Every
-// protocol mistake (a wrong token, missing intents, malformed payloads, unknown opcodes, a
-// request that ignores a 429's retry_after, a bot token sent to the CDN, an edit of someone
-// else's message, a message over 2,000 characters, a history query Discord refuses) is
-// answered as Discord answers it and also recorded in Violations, which tests assert is
-// empty.
+// Tests set up a guild (AddUser, AddChannel, and who may see what: SetOwner, AddRole, SetRoles,
+// SetOverwrites, a User that is NotMember), or start from the shared one of NewPreset, play
+// people (Say with InReplyTo and NoPing, WithFile, or Silently for what was said while the bot
+// was offline) and faults (DropSocket, Reconnect, InvalidateSession, RateLimit, HideChannel),
+// and look at what a person would see (Messages, Thread, Uploads, Typing) or what the client
+// sent (Calls, Violations). Every protocol mistake (a wrong token, missing intents, malformed
+// payloads, unknown opcodes, a request that ignores a 429's retry_after, a bot token sent to
+// the CDN, an edit of someone else's message, a message over 2,000 characters, a history query
+// Discord refuses) is answered as Discord answers it and also recorded in Violations, which
+// tests assert is empty.
 package fakediscord
