@@ -1,72 +1,19 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	slackadapter "github.com/mom-agent/mom/internal/adapter/slack"
 	fakellm "github.com/mom-agent/mom/internal/fake/llm"
 	fakeslack "github.com/mom-agent/mom/internal/fake/slack"
 )
 
-// The Slack tests run the real binary against the loopback Slack fake: Web API and Socket
-// Mode, with what people would see asserted on the fake's channels and threads.
-
-const (
-	slackBot = "U0BOT"
-	general  = "C0GENERAL"
-	adaID    = "U0ADA"   // an admin
-	beaID    = "U0BEA"   // a colleague
-	beaDM    = "D0BEADM" // bea's DM with mom
-	adaDM    = "D0ADADM" // ada's DM with mom
-)
-
-// newSlackFake is a fake workspace with two people, a channel and two DMs.
-func newSlackFake(t testing.TB, opts ...fakeslack.Option) *fakeslack.Server {
-	s := fakeslack.New(append([]fakeslack.Option{fakeslack.WithBot(slackBot, "mom")}, opts...)...)
-	t.Cleanup(s.Close)
-	s.AddUser(fakeslack.User{ID: adaID, Name: "ada", RealName: "Ada Lovelace"})
-	s.AddUser(fakeslack.User{ID: beaID, Name: "bea", RealName: "Bea Smith"})
-	s.AddChannel(fakeslack.Channel{ID: general, Name: "general", Members: []string{adaID, beaID, slackBot}, BotMember: true})
-	s.AddChannel(fakeslack.Channel{ID: beaDM, Kind: fakeslack.KindIM, User: beaID})
-	s.AddChannel(fakeslack.Channel{ID: adaDM, Kind: fakeslack.KindIM, User: adaID})
-	return s
-}
-
-// slackWorld is a data directory whose config has one Slack adapter, "acme", pointed at a
-// fake workspace (newSlackFake).
-type slackWorld struct {
-	*chatWorld
-	slack *fakeslack.Server
-}
-
-func newSlackWorld(t testing.TB, settings string, opts ...fakeslack.Option) *slackWorld {
-	t.Helper()
-	s := newSlackFake(t, opts...)
-	sw := &slackWorld{chatWorld: newChatWorld(t, "acme", "Slack", newSlackPlatformOn(s)), slack: s}
-	sw.configure(settings)
-	return sw
-}
-
-// botSays waits for a message from the bot in channel (thread "" for the top level) whose
-// text contains want, and returns it.
-func (sw *slackWorld) botSays(channel, thread, want string) fakeslack.Message {
-	sw.t.Helper()
-	return awaitMessage(sw.t, sw.slack.WaitFor, fmt.Sprintf("the bot to say %q in %s/%s", want, channel, thread),
-		func() []fakeslack.Message { return sw.visible(channel, thread) },
-		func(m fakeslack.Message) bool { return m.User == slackBot && strings.Contains(m.Text, want) })
-}
-
-func (sw *slackWorld) visible(channel, thread string) []fakeslack.Message {
-	if thread == "" {
-		return sw.slack.Messages(channel)
-	}
-	return sw.slack.Replies(channel, thread)
-}
+// The Slack tests run the real binary against the loopback Slack fake (slackWorld, in
+// conformance_slack_test.go): Web API and Socket Mode, with what people would see asserted
+// on the fake's channels and threads.
 
 func TestSlackMentionGetsReplyWithDetailsInThread(t *testing.T) {
 	sw := newSlackWorld(t, "")
@@ -199,83 +146,3 @@ func TestSlackRefreshRequestReconnects(t *testing.T) {
 		t.Errorf("%d model requests; want 1", n)
 	}
 }
-
-// slackPlatform runs the conformance suite against the Slack adapter and the Slack fake.
-type slackPlatform struct {
-	s *fakeslack.Server
-	socketDrops
-}
-
-func newSlackPlatform(t *testing.T) platform { return newSlackPlatformOn(newSlackFake(t)) }
-
-func newSlackPlatformOn(s *fakeslack.Server) *slackPlatform {
-	return &slackPlatform{s: s, socketDrops: socketDrops{f: s}}
-}
-
-func (sp *slackPlatform) adapter() string {
-	return fmt.Sprintf(`"type": "slack", "botToken": %q, "appToken": %q, "apiUrl": %q`,
-		sp.s.BotToken(), sp.s.AppToken(), sp.s.URL())
-}
-
-func (sp *slackPlatform) cast() cast {
-	return cast{admin: adaID, user: beaID, group: general, adminDM: adaDM, userDM: beaDM}
-}
-
-func (sp *slackPlatform) started(t testing.TB, p *proc) {
-	sp.s.WaitFor(t, "mom to connect to Socket Mode", sp.s.Connected)
-}
-
-func (sp *slackPlatform) say(t *testing.T, m said) {
-	var opts []fakeslack.SayOption
-	if m.file != nil {
-		opts = append(opts, fakeslack.WithFile(fakeslack.File{Name: m.file.name, Content: m.file.content}))
-	}
-	sp.s.Say(m.channel, m.from, m.addressed("<@"+slackBot+">"), opts...)
-}
-
-// shown lists the bot's top-level messages and its replies in every thread of the channel.
-func (sp *slackPlatform) shown(channel string) []string {
-	var out []string
-	for _, m := range sp.s.Messages(channel) {
-		if m.User == slackBot {
-			out = append(out, m.Text)
-		}
-		if m.ReplyCount == 0 {
-			continue
-		}
-		for _, r := range sp.s.Replies(channel, m.TS) {
-			if r.User == slackBot {
-				out = append(out, r.Text)
-			}
-		}
-	}
-	return out
-}
-
-func (sp *slackPlatform) deleted(channel string) int {
-	n := 0
-	for _, c := range sp.s.Calls("chat.delete") {
-		if c.Form.Get("channel") == channel && c.Error == "" {
-			n++
-		}
-	}
-	return n
-}
-
-func (sp *slackPlatform) uploads(t *testing.T, channel string) []sentFile {
-	var out []sentFile
-	for _, u := range sp.s.Uploads() {
-		if u.Channel == channel {
-			out = append(out, sentFile{name: u.Filename, content: u.Content})
-		}
-	}
-	return out
-}
-
-func (sp *slackPlatform) lacks(feature) string { return "" }
-
-func (sp *slackPlatform) maxText() int { return slackadapter.MaxText }
-
-func (sp *slackPlatform) codeIntact(text string) bool { return balancedFences(text) }
-
-func (sp *slackPlatform) violations() []string { return sp.s.Violations() }

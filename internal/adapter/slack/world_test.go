@@ -13,17 +13,15 @@ import (
 // loopback Slack fake, Web API and Socket Mode, and assert what people would see on the fake's
 // channels and threads.
 
+// The Acme workspace (fakeslack.NewAcme), by the short names the tests use.
 const (
-	slackBot = "U0BOT"
-	general  = "C0GENERAL"
-	adaID    = "U0ADA"   // an admin
-	beaID    = "U0BEA"   // a colleague
-	beaDM    = "D0BEADM" // bea's DM with mom
-	adaDM    = "D0ADADM" // ada's DM with mom
+	slackBot, general = fakeslack.AcmeBot, fakeslack.AcmeGeneral
+	adaID, adaDM      = fakeslack.AcmeAda, fakeslack.AcmeAdaDM // an admin and her DM with mom
+	beaID, beaDM      = fakeslack.AcmeBea, fakeslack.AcmeBeaDM // a colleague and her DM with mom
 )
 
 // slackWorld is a data directory whose config has one Slack adapter, "acme", pointed at a
-// fake workspace with two people, a channel and two DMs.
+// fake Acme workspace: two people, a channel and two DMs.
 type slackWorld struct {
 	*apptest.World
 	t     *testing.T
@@ -35,13 +33,8 @@ type slackWorld struct {
 
 func newSlackWorld(t *testing.T, settings string, opts ...fakeslack.Option) *slackWorld {
 	t.Helper()
-	s := fakeslack.New(append([]fakeslack.Option{fakeslack.WithBot(slackBot, "mom")}, opts...)...)
+	s := fakeslack.NewAcme(opts...)
 	t.Cleanup(s.Close)
-	s.AddUser(fakeslack.User{ID: adaID, Name: "ada", RealName: "Ada Lovelace"})
-	s.AddUser(fakeslack.User{ID: beaID, Name: "bea", RealName: "Bea Smith"})
-	s.AddChannel(fakeslack.Channel{ID: general, Name: "general", Members: []string{adaID, beaID, slackBot}, BotMember: true})
-	s.AddChannel(fakeslack.Channel{ID: beaDM, Kind: fakeslack.KindIM, User: beaID})
-	s.AddChannel(fakeslack.Channel{ID: adaDM, Kind: fakeslack.KindIM, User: adaID})
 	sw := &slackWorld{World: apptest.New(t), t: t, slack: s}
 	t.Cleanup(func() {
 		sw.Stop() // before the fake looks back on what mom did
@@ -68,14 +61,5 @@ func (sw *slackWorld) run() {
 // text contains want, and returns it.
 func (sw *slackWorld) botSays(channel, thread, want string) fakeslack.Message {
 	sw.t.Helper()
-	return apptest.AwaitMessage(sw.t, sw.slack.WaitFor, fmt.Sprintf("the bot to say %q in %s/%s", want, channel, thread),
-		func() []fakeslack.Message { return sw.visible(channel, thread) },
-		func(m fakeslack.Message) bool { return m.User == slackBot && strings.Contains(m.Text, want) })
-}
-
-func (sw *slackWorld) visible(channel, thread string) []fakeslack.Message {
-	if thread == "" {
-		return sw.slack.Messages(channel)
-	}
-	return sw.slack.Replies(channel, thread)
+	return sw.slack.WaitBotSays(sw.t, channel, thread, want)
 }
