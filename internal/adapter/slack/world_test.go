@@ -50,16 +50,47 @@ func newSlackWorld(t *testing.T, settings string, opts ...fakeslack.Option) *sla
 	return sw
 }
 
-// run starts mom and waits until it is connected to Socket Mode.
-func (sw *slackWorld) run() {
+// run starts mom and waits until it is connected to Socket Mode. It returns how much mom had
+// logged before this start, the mark for waitLogged.
+func (sw *slackWorld) run() (mark int) {
 	sw.t.Helper()
+	mark = len(sw.Log())
 	sw.Start()
 	sw.slack.WaitFor(sw.t, "mom to connect to Socket Mode", sw.slack.Connected)
+	return mark
 }
 
-// botSays waits for a message from the bot in channel (thread "" for the top level) whose
-// text contains want, and returns it.
+// waitLogged waits until mom has logged s n times since the log was mark bytes long, so that
+// a wait after a restart does not count what the mom before it logged.
+func (sw *slackWorld) waitLogged(mark int, s string, n int) {
+	sw.t.Helper()
+	apptest.Eventually(sw.t, fmt.Sprintf("mom to log %q %d times", s, n),
+		func() bool { return strings.Count(sw.Log()[mark:], s) >= n })
+}
+
+// botSays is the fake's WaitBotSays on the test's t: the bot's message in channel (thread ""
+// for the top level) that contains want.
 func (sw *slackWorld) botSays(channel, thread, want string) fakeslack.Message {
 	sw.t.Helper()
 	return sw.slack.WaitBotSays(sw.t, channel, thread, want)
+}
+
+// botShows waits until a top-level message of the bot in channel reads exactly text (a status
+// message that merely contains it while the answer streams does not count) and returns it.
+func (sw *slackWorld) botShows(channel, text string) fakeslack.Message {
+	sw.t.Helper()
+	return apptest.AwaitMessage(sw.t, sw.slack.WaitFor, fmt.Sprintf("the bot to show exactly %q in %s", text, channel),
+		func() []fakeslack.Message { return sw.slack.Messages(channel) },
+		func(m fakeslack.Message) bool { return m.User == slackBot && m.Text == text })
+}
+
+// botReplies returns the bot's replies in a thread.
+func (sw *slackWorld) botReplies(channel, thread string) []string {
+	var out []string
+	for _, m := range sw.slack.Replies(channel, thread) {
+		if m.User == slackBot {
+			out = append(out, m.Text)
+		}
+	}
+	return out
 }
