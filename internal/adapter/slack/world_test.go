@@ -13,17 +13,15 @@ import (
 // loopback Slack fake, Web API and Socket Mode, and assert what people would see on the fake's
 // channels and threads.
 
+// The Acme workspace (fakeslack.NewAcme), by the short names the tests use.
 const (
-	slackBot = "U0BOT"
-	general  = "C0GENERAL"
-	adaID    = "U0ADA"   // an admin
-	beaID    = "U0BEA"   // a colleague
-	beaDM    = "D0BEADM" // bea's DM with mom
-	adaDM    = "D0ADADM" // ada's DM with mom
+	slackBot, general = fakeslack.AcmeBot, fakeslack.AcmeGeneral
+	adaID, adaDM      = fakeslack.AcmeAda, fakeslack.AcmeAdaDM // an admin and her DM with mom
+	beaID, beaDM      = fakeslack.AcmeBea, fakeslack.AcmeBeaDM // a colleague and her DM with mom
 )
 
 // slackWorld is a data directory whose config has one Slack adapter, "acme", pointed at a
-// fake workspace with two people, a channel and two DMs.
+// fake Acme workspace: two people, a channel and two DMs.
 type slackWorld struct {
 	*apptest.World
 	t     *testing.T
@@ -35,13 +33,8 @@ type slackWorld struct {
 
 func newSlackWorld(t *testing.T, settings string, opts ...fakeslack.Option) *slackWorld {
 	t.Helper()
-	s := fakeslack.New(append([]fakeslack.Option{fakeslack.WithBot(slackBot, "mom")}, opts...)...)
+	s := fakeslack.NewAcme(opts...)
 	t.Cleanup(s.Close)
-	s.AddUser(fakeslack.User{ID: adaID, Name: "ada", RealName: "Ada Lovelace"})
-	s.AddUser(fakeslack.User{ID: beaID, Name: "bea", RealName: "Bea Smith"})
-	s.AddChannel(fakeslack.Channel{ID: general, Name: "general", Members: []string{adaID, beaID, slackBot}, BotMember: true})
-	s.AddChannel(fakeslack.Channel{ID: beaDM, Kind: fakeslack.KindIM, User: beaID})
-	s.AddChannel(fakeslack.Channel{ID: adaDM, Kind: fakeslack.KindIM, User: adaID})
 	sw := &slackWorld{World: apptest.New(t), t: t, slack: s}
 	t.Cleanup(func() {
 		sw.Stop() // before the fake looks back on what mom did
@@ -57,25 +50,47 @@ func newSlackWorld(t *testing.T, settings string, opts ...fakeslack.Option) *sla
 	return sw
 }
 
-// run starts mom and waits until it is connected to Socket Mode.
-func (sw *slackWorld) run() {
+// run starts mom and waits until it is connected to Socket Mode. It returns how much mom had
+// logged before this start, the mark for waitLogged.
+func (sw *slackWorld) run() (mark int) {
 	sw.t.Helper()
+	mark = len(sw.Log())
 	sw.Start()
 	sw.slack.WaitFor(sw.t, "mom to connect to Socket Mode", sw.slack.Connected)
+	return mark
 }
 
-// botSays waits for a message from the bot in channel (thread "" for the top level) whose
-// text contains want, and returns it.
+// waitLogged waits until mom has logged s n times since the log was mark bytes long, so that
+// a wait after a restart does not count what the mom before it logged.
+func (sw *slackWorld) waitLogged(mark int, s string, n int) {
+	sw.t.Helper()
+	apptest.Eventually(sw.t, fmt.Sprintf("mom to log %q %d times", s, n),
+		func() bool { return strings.Count(sw.Log()[mark:], s) >= n })
+}
+
+// botSays is the fake's WaitBotSays on the test's t: the bot's message in channel (thread ""
+// for the top level) that contains want.
 func (sw *slackWorld) botSays(channel, thread, want string) fakeslack.Message {
 	sw.t.Helper()
-	return apptest.AwaitMessage(sw.t, sw.slack.WaitFor, fmt.Sprintf("the bot to say %q in %s/%s", want, channel, thread),
-		func() []fakeslack.Message { return sw.visible(channel, thread) },
-		func(m fakeslack.Message) bool { return m.User == slackBot && strings.Contains(m.Text, want) })
+	return sw.slack.WaitBotSays(sw.t, channel, thread, want)
 }
 
-func (sw *slackWorld) visible(channel, thread string) []fakeslack.Message {
-	if thread == "" {
-		return sw.slack.Messages(channel)
+// botShows waits until a top-level message of the bot in channel reads exactly text (a status
+// message that merely contains it while the answer streams does not count) and returns it.
+func (sw *slackWorld) botShows(channel, text string) fakeslack.Message {
+	sw.t.Helper()
+	return apptest.AwaitMessage(sw.t, sw.slack.WaitFor, fmt.Sprintf("the bot to show exactly %q in %s", text, channel),
+		func() []fakeslack.Message { return sw.slack.Messages(channel) },
+		func(m fakeslack.Message) bool { return m.User == slackBot && m.Text == text })
+}
+
+// botReplies returns the bot's replies in a thread.
+func (sw *slackWorld) botReplies(channel, thread string) []string {
+	var out []string
+	for _, m := range sw.slack.Replies(channel, thread) {
+		if m.User == slackBot {
+			out = append(out, m.Text)
+		}
 	}
-	return sw.slack.Replies(channel, thread)
+	return out
 }

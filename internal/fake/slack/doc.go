@@ -9,11 +9,11 @@
 //
 //	slack.New(srv.BotToken(), slack.OptionAPIURL(srv.URL()), slack.OptionAppLevelToken(srv.AppToken()))
 //
-// Tests set up a workspace (AddUser, AddChannel), play people (Say, Edit, Delete, JoinBot,
-// RenameChannel, RenameUser, JoinTeam, CreateChannel, ArchiveChannel, UnarchiveChannel,
-// Deliver) and look at what a person would see (Messages, Replies, Uploads) or at what the
-// client sent (Calls, Violations). Events are delivered the way a
-// Slack app subscribed to app_mention, message.channels, message.groups, message.im and
+// Tests set up a workspace (AddUser, AddChannel, or NewAcme for the cast mom's tests share),
+// play people (Say, Edit, Delete, JoinBot, RenameChannel, RenameUser, JoinTeam, CreateChannel,
+// ArchiveChannel, UnarchiveChannel, Deliver) and look at what a person would see (Messages,
+// Replies, Uploads) or at what the client sent (Calls, Violations). Events are delivered the
+// way a Slack app subscribed to app_mention, message.channels, message.groups, message.im and
 // message.mpim receives them, including the echoes of the bot's own posts, edits and
 // deletions, and the channel_join message when the bot joins. Envelopes that are not acked in
 // time are redelivered with a new envelope id and retry_attempt+1; events wait in a queue
