@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	tgadapter "github.com/mom-agent/mom/internal/adapter/telegram"
 	fakellm "github.com/mom-agent/mom/internal/fake/llm"
 	faketg "github.com/mom-agent/mom/internal/fake/telegram"
 	"github.com/mom-agent/mom/internal/store"
@@ -24,31 +23,8 @@ import (
 // conformance suite; the tests here cover what only Telegram has: replies and /commands as
 // triggers, forum topics, typing, the plain-text fallback, 409 and 429.
 
-const (
-	tgAda   = int64(1001) // an admin
-	tgBea   = int64(1002) // a colleague
-	tgCI    = int64(1003) // another bot in the group
-	tgGroup = int64(-1002000000001)
-	tgForum = int64(-1002000000002)
-)
-
-// newTelegramFake is a fake Telegram (configured by opts) with ada, bea and a CI bot, their
-// private chats with mom, a group and a forum.
-func newTelegramFake(t testing.TB, opts ...faketg.Option) *faketg.Server {
-	s := faketg.New(opts...)
-	t.Cleanup(s.Close)
-	s.AddUser(faketg.User{ID: tgAda, FirstName: "Ada", LastName: "Lovelace", Username: "ada"})
-	s.AddUser(faketg.User{ID: tgBea, FirstName: "Bea"}) // no username, like many people
-	s.AddUser(faketg.User{ID: tgCI, FirstName: "CI", Username: "ci_bot", IsBot: true})
-	s.AddChat(faketg.Chat{ID: tgAda, Type: faketg.Private})
-	s.AddChat(faketg.Chat{ID: tgBea, Type: faketg.Private})
-	s.AddChat(faketg.Chat{ID: tgGroup, Type: faketg.Supergroup, Title: "Team"})
-	s.AddChat(faketg.Chat{ID: tgForum, Type: faketg.Supergroup, Title: "Ops", IsForum: true})
-	return s
-}
-
 // tgWorld is a data directory whose config has one Telegram adapter, "tg", pointed at a fake
-// Telegram (newTelegramFake).
+// Telegram (newTelegramFake, in conformance_telegram_test.go).
 type tgWorld struct {
 	*chatWorld
 	tg *faketg.Server
@@ -293,88 +269,6 @@ func TestTelegramRefusedTokenIsNamed(t *testing.T) {
 		t.Errorf("exit %d; stderr:\n%s\nwant the refused token named, and not printed", res.code, res.stderr)
 	}
 }
-
-// telegramPlatform is Telegram for the conformance suite.
-type telegramPlatform struct{ s *faketg.Server }
-
-func newTelegramPlatform(t *testing.T) platform { return &telegramPlatform{s: newTelegramFake(t)} }
-
-func (tp *telegramPlatform) adapter() string {
-	return fmt.Sprintf(`"type": "telegram", "botToken": %q, "apiUrl": %q`, tp.s.Token(), tp.s.URL())
-}
-
-func (tp *telegramPlatform) cast() cast {
-	id := func(n int64) string { return strconv.FormatInt(n, 10) }
-	return cast{admin: id(tgAda), user: id(tgBea), group: id(tgGroup), adminDM: id(tgAda), userDM: id(tgBea)}
-}
-
-func (tp *telegramPlatform) started(t testing.TB, p *proc) {
-	tp.s.WaitFor(t, "mom to poll for updates", tp.s.Polling)
-}
-
-func (tp *telegramPlatform) say(t *testing.T, m said) {
-	chatID, _ := strconv.ParseInt(m.channel, 10, 64)
-	from, _ := strconv.ParseInt(m.from, 10, 64)
-	var opts []faketg.SayOption
-	if m.file != nil {
-		opts = append(opts, faketg.WithDocument(m.file.name, m.file.content))
-	}
-	tp.s.Say(chatID, from, m.addressed("@"+tp.s.Bot().Username), opts...)
-}
-
-// shown lists the bot's messages in the chat as sent: the HTML where it sent HTML (so code
-// blocks can be checked), else the plain text.
-func (tp *telegramPlatform) shown(channel string) []string {
-	chatID, _ := strconv.ParseInt(channel, 10, 64)
-	var out []string
-	for _, m := range tp.s.Messages(chatID, 0) {
-		if m.From != tp.s.Bot().ID {
-			continue
-		}
-		if m.HTML != "" {
-			out = append(out, m.HTML)
-		} else {
-			out = append(out, m.Text)
-		}
-	}
-	return out
-}
-
-func (tp *telegramPlatform) deleted(channel string) int {
-	n := 0
-	for _, c := range tp.s.Calls("deleteMessage") {
-		if c.Params["chat_id"] == channel && c.Error == "" {
-			n++
-		}
-	}
-	return n
-}
-
-func (tp *telegramPlatform) uploads(t *testing.T, channel string) []sentFile {
-	var out []sentFile
-	for _, u := range tp.s.Uploads() {
-		if strconv.FormatInt(u.ChatID, 10) == channel {
-			out = append(out, sentFile{name: u.Filename, content: u.Content})
-		}
-	}
-	return out
-}
-
-func (tp *telegramPlatform) drop() { tp.s.DropPoll() }
-
-// reconnected reports whether mom polls again after the drop.
-func (tp *telegramPlatform) reconnected() bool { return tp.s.Polling() }
-
-func (tp *telegramPlatform) lacks(feature) string { return "" }
-
-func (tp *telegramPlatform) maxText() int { return tgadapter.MaxText }
-
-// codeIntact reports whether every <pre> opened in a message is closed in it.
-func (tp *telegramPlatform) codeIntact(text string) bool {
-	return strings.Count(text, "<pre") == strings.Count(text, "</pre>")
-}
-
-func (tp *telegramPlatform) violations() []string { return tp.s.Violations() }
 
 // tgChannelDir is the directory of a Telegram chat's channel.
 func (w *tgWorld) tgChannelDir(chatID int64) string {
