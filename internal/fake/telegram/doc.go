@@ -26,8 +26,9 @@
 // PHOTO_INVALID_DIMENSIONS, IMAGE_PROCESS_FAILED); a photo is kept, as Telegram keeps it, as
 // JPEG in several sizes, the largest last.
 //
-// Tests set up chats (AddUser, AddChat, DeleteChat, CreateTopic, SetMember, SetRestricted;
-// BotIn says whether the bot is still in a chat),
+// NewTeam starts a server with a ready cast (two people, a bot, their private chats, a group
+// and a forum). Tests set up chats (AddUser, AddChat, DeleteChat, CreateTopic, SetMember,
+// SetRestricted; BotIn says whether the bot is still in a chat),
 // play people (Say with InTopic, ReplyTo, WithDocument, WithPhoto, WithAudio, WithVideo,
 // WithVoice; PNG makes a picture to send), and look at what people
 // would see (Messages) or at what the client sent (Calls, Uploads, Actions, Violations).
