@@ -9,6 +9,8 @@ import (
 
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/chromedp"
+
+	fakeweb "github.com/mom-agent/mom/internal/fake/web"
 )
 
 // shownOnce fails the test unless the chat log shows each of texts exactly once, once the
@@ -112,7 +114,7 @@ func resume(ctx context.Context, e *fetch.EventRequestPaused) {
 func TestWebBrowserReloadMidRun(t *testing.T) {
 	ctx := newBrowser(t)
 	ww := newWebWorld(t, "", "")
-	release := scriptMidRun(t, ww)
+	release := fakeweb.ScriptMidRun(t, ww.llm)
 	ww.run()
 	if resp, body := ww.request("POST", "/api/channels", ww.token, strings.NewReader(`{"name":"ops"}`), nil); resp.StatusCode != 201 {
 		t.Fatalf("creating ops: %d %s", resp.StatusCode, body)
@@ -158,7 +160,7 @@ func TestWebBrowserReloadMidRun(t *testing.T) {
 	p.do("reloading once more", chromedp.Reload())
 	goOn := gate.held()
 	release()
-	watch.readUntil("the run's end", func(f wireFrame) bool { return f.Type == "run_end" })
+	watch.ReadUntil("the run's end", func(f fakeweb.Frame) bool { return f.Type == "run_end" })
 	goOn()
 	p.shownOnce("the page whose history came after the run", texts...)
 	p.until("the usage line", `document.querySelector("#log .run .usage")`)
@@ -170,7 +172,7 @@ func TestWebBrowserReloadMidRun(t *testing.T) {
 	if resp, body := ww.post("general", "Bob", "and again?", nil); resp.StatusCode != 200 {
 		t.Fatalf("send: %d %s", resp.StatusCode, body)
 	}
-	watch.readUntil("the second run's end", func(f wireFrame) bool { return f.Type == "run_end" })
+	watch.ReadUntil("the second run's end", func(f fakeweb.Frame) bool { return f.Type == "run_end" })
 	goOn()
 	// The first run's tool step was shown from frames; it is not in log.jsonl.
 	p.shownOnce("the page whose history came after a whole run",

@@ -17,6 +17,7 @@ import (
 
 	webadapter "github.com/mom-agent/mom/internal/adapter/web"
 	"github.com/mom-agent/mom/internal/chat"
+	fakeweb "github.com/mom-agent/mom/internal/fake/web"
 )
 
 // webPlatform runs the conformance suite against the web chat as a browser uses it: people
@@ -72,12 +73,12 @@ func (wp *webPlatform) cast() cast {
 func (wp *webPlatform) started(t testing.TB, p *proc) {
 	t.Helper()
 	p.waitForErr("Web chat: http://")
-	m := webURL.FindStringSubmatch(p.err.String())
-	if m == nil {
+	base, _, ok := fakeweb.Announced(p.err.String())
+	if !ok {
 		t.Fatalf("no web chat address in:\n%s", p.err)
 	}
 	wp.mu.Lock()
-	wp.base = m[1]
+	wp.base = base
 	wp.mu.Unlock()
 	wp.browsing.Do(func() {
 		wp.wg.Add(1)
@@ -98,8 +99,8 @@ func (wp *webPlatform) say(t *testing.T, m said) {
 	if m.file != nil {
 		files = map[string]string{m.file.name: string(m.file.content)}
 	}
-	body, header := messageForm(strings.TrimPrefix(m.from, "web:"), m.addressed("@mom"), files)
-	resp, answer, err := webCall(wp.address(), "POST", "/api/channels/"+m.channel+"/messages", webToken, body, header)
+	body, header := fakeweb.MessageForm(strings.TrimPrefix(m.from, "web:"), m.addressed("@mom"), files)
+	resp, answer, err := fakeweb.Call(wp.address(), "POST", "/api/channels/"+m.channel+"/messages", webToken, body, header)
 	if err != nil {
 		t.Fatalf("posting %q: %v", m.text, err)
 	}
@@ -212,7 +213,7 @@ func (wp *webPlatform) browse() {
 // follow opens one connection and reads it until it ends, loading the channel at hello; it
 // reports whether the page loaded.
 func (wp *webPlatform) follow() bool {
-	conn, err := dialWeb(wp.ctx, wp.address(), webToken)
+	conn, err := fakeweb.Dial(wp.ctx, wp.address(), webToken)
 	if err != nil {
 		return false // mom is not there (yet, or any more)
 	}
@@ -229,7 +230,7 @@ func (wp *webPlatform) follow() bool {
 			loading.Wait()
 			return c.loaded()
 		}
-		var f pageFrame
+		var f fakeweb.Frame
 		if err := json.Unmarshal(b, &f); err != nil {
 			wp.problem("a frame that is not JSON: %s", b)
 			continue
@@ -253,7 +254,7 @@ type webConn struct {
 	base    string
 	channel string
 	ready   bool
-	queue   []pageFrame
+	queue   []fakeweb.Frame
 }
 
 func (c *webConn) loaded() bool {
@@ -263,7 +264,7 @@ func (c *webConn) loaded() bool {
 }
 
 // frame draws f, or keeps it for after the load.
-func (c *webConn) frame(f pageFrame) {
+func (c *webConn) frame(f fakeweb.Frame) {
 	if f.Message != nil && f.Message.Sender.IsBot {
 		c.fetch(f.Message)
 	}
@@ -304,7 +305,7 @@ func (c *webConn) load() {
 		if from != "" {
 			q = "?runsFrom=" + from
 		}
-		resp, body, err := webCall(c.base, "GET", "/api/channels/"+c.channel+"/messages"+q, webToken, nil, nil)
+		resp, body, err := fakeweb.Call(c.base, "GET", "/api/channels/"+c.channel+"/messages"+q, webToken, nil, nil)
 		if err != nil {
 			return // mom went away: the page keeps what it shows
 		}
@@ -353,7 +354,7 @@ func (c *webConn) fetch(m *chat.Message) {
 			continue
 		}
 		name := path.Base(att.LocalPath)
-		resp, body, err := webCall(c.base, "GET", "/api/channels/"+c.channel+"/files/"+url.PathEscape(name), webToken, nil, nil)
+		resp, body, err := fakeweb.Call(c.base, "GET", "/api/channels/"+c.channel+"/files/"+url.PathEscape(name), webToken, nil, nil)
 		if err != nil {
 			return // mom went away
 		}
@@ -365,24 +366,6 @@ func (c *webConn) fetch(m *chat.Message) {
 		c.wp.downloads[att.LocalPath] = []byte(body)
 		c.wp.mu.Unlock()
 	}
-}
-
-// pageFrame is a WebSocket frame as the page reads it.
-type pageFrame struct {
-	Type       string        `json:"type"`
-	Channel    string        `json:"channel"`
-	Run        string        `json:"run"`
-	ID         string        `json:"id"`
-	Event      string        `json:"event"`
-	Text       string        `json:"text"`
-	Name       string        `json:"name"`
-	IsError    bool          `json:"isError"`
-	StopReason string        `json:"stopReason"`
-	Error      string        `json:"error"`
-	Usage      string        `json:"usage"`
-	Silent     bool          `json:"silent"`
-	From       *int64        `json:"from"`
-	Message    *chat.Message `json:"message"`
 }
 
 // webPage is what a page shows of one channel: mom's messages, notes and runs, in order.
@@ -433,7 +416,7 @@ func (p *webPage) shown() []string {
 }
 
 // frame draws one frame, as app.js's frame does.
-func (p *webPage) frame(f pageFrame) {
+func (p *webPage) frame(f fakeweb.Frame) {
 	if f.Channel != p.channel {
 		return
 	}
@@ -483,7 +466,7 @@ func (p *webPage) message(m chat.Message) {
 
 // note draws a note, or changes one the page has: notes are not in the history, so a page
 // loaded after one was posted has nothing to change.
-func (p *webPage) note(f pageFrame) {
+func (p *webPage) note(f fakeweb.Frame) {
 	n := p.notes[f.ID]
 	switch {
 	case f.Type == "notice":
@@ -498,7 +481,7 @@ func (p *webPage) note(f pageFrame) {
 }
 
 // runFrame draws a frame of a run into its box, as app.js's runFrame does.
-func (p *webPage) runFrame(f pageFrame) {
+func (p *webPage) runFrame(f fakeweb.Frame) {
 	r := p.runs[f.Run]
 	if r == nil {
 		if f.Type != "run_start" {

@@ -1,12 +1,10 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"mime/multipart"
 	"net/http"
 	"net/url"
 	"os"
@@ -20,13 +18,11 @@ import (
 
 	fakellm "github.com/mom-agent/mom/internal/fake/llm"
 	fakeslack "github.com/mom-agent/mom/internal/fake/slack"
+	fakeweb "github.com/mom-agent/mom/internal/fake/web"
 )
 
 // The web chat tests run the real binary with a web adapter on a free loopback port and talk
 // to it as a browser would: the HTTP API and the WebSocket.
-
-// webURL finds the address mom prints for the web chat.
-var webURL = regexp.MustCompile(`Web chat: (http://[^ /]+/)(\?token=([0-9a-f]+))?`)
 
 // webWorld is a data directory whose config has one web adapter, "web", on a free port.
 type webWorld struct {
@@ -61,12 +57,11 @@ func (ww *webWorld) run() *proc {
 	ww.p = ww.start()
 	ww.p.waitForErr("Web chat: http://")
 	ww.p.waitForErr("mom is running")
-	m := webURL.FindStringSubmatch(ww.p.err.String())
-	if m == nil {
+	base, token, ok := fakeweb.Announced(ww.p.err.String())
+	if !ok {
 		ww.t.Fatalf("no web chat address in:\n%s", ww.p.err)
 	}
-	ww.base = m[1]
-	ww.token = m[3]
+	ww.base, ww.token = base, token
 	if ww.token == "" {
 		b, err := os.ReadFile(filepath.Join(ww.dir, "web.token"))
 		if err != nil {
@@ -87,67 +82,25 @@ func (ww *webWorld) stop() {
 // body.
 func (ww *webWorld) request(method, path, token string, body io.Reader, header http.Header) (*http.Response, string) {
 	ww.t.Helper()
-	resp, b, err := webCall(ww.base, method, path, token, body, header)
+	resp, b, err := fakeweb.Call(ww.base, method, path, token, body, header)
 	if err != nil {
 		ww.t.Fatal(err)
 	}
 	return resp, b
 }
 
-// webCall sends a request to the web chat at base, with the token unless it is "", and
-// returns the answer and its body. Redirects are returned, not followed.
-func webCall(base, method, path, token string, body io.Reader, header http.Header) (*http.Response, string, error) {
-	req, err := http.NewRequest(method, base+strings.TrimPrefix(path, "/"), body)
-	if err != nil {
-		return nil, "", err
-	}
-	for k, v := range header {
-		req.Header[k] = v
-	}
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	resp, err := client.Do(req)
-	if err != nil {
-		return nil, "", err
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	return resp, string(b), err
-}
-
 // post sends a message as the page does: a multipart form with name, text and files.
 func (ww *webWorld) post(channel, name, text string, files map[string]string) (*http.Response, string) {
 	ww.t.Helper()
-	body, header := messageForm(name, text, files)
+	body, header := fakeweb.MessageForm(name, text, files)
 	return ww.request("POST", "/api/channels/"+channel+"/messages", ww.token, body, header)
 }
 
-// messageForm is a message as the page sends it: a multipart form with name, text and files,
-// and the header that names its type.
-func messageForm(name, text string, files map[string]string) (io.Reader, http.Header) {
-	var buf bytes.Buffer
-	mw := multipart.NewWriter(&buf)
-	mw.WriteField("name", name)
-	mw.WriteField("text", text)
-	for fn, content := range files {
-		fw, _ := mw.CreateFormFile("file", fn)
-		io.WriteString(fw, content)
-	}
-	mw.Close()
-	return &buf, http.Header{"Content-Type": {mw.FormDataContentType()}}
-}
-
-// dialWeb opens the web chat's WebSocket at base with the token, as the page does.
-func dialWeb(ctx context.Context, base, token string) (*websocket.Conn, error) {
-	u := "ws" + strings.TrimPrefix(base, "http") + "ws"
-	conn, _, err := websocket.Dial(ctx, u, &websocket.DialOptions{HTTPHeader: http.Header{"Authorization": {"Bearer " + token}}})
-	if err != nil {
-		return nil, err
-	}
-	conn.SetReadLimit(1 << 22)
-	return conn, nil
+// openTab connects a WebSocket, as a page does when it opens, and reads the replay of the
+// runs in progress up to hello.
+func (ww *webWorld) openTab() *fakeweb.Tab {
+	ww.t.Helper()
+	return fakeweb.OpenTab(ww.t, ww.base, ww.token, ww.p.err.String)
 }
 
 // liveFrames connects to the WebSocket and returns a function that waits for the next frame
@@ -156,7 +109,7 @@ func (ww *webWorld) liveFrames() func(typ, want string) map[string]any {
 	ww.t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	ww.t.Cleanup(cancel)
-	conn, err := dialWeb(ctx, ww.base, ww.token)
+	conn, err := fakeweb.Dial(ctx, ww.base, ww.token)
 	if err != nil {
 		ww.t.Fatalf("WebSocket: %v", err)
 	}
