@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
+	"testing"
 
 	"github.com/coder/websocket"
 )
@@ -80,4 +81,41 @@ func Dial(ctx context.Context, base, token string) (*websocket.Conn, error) {
 // WebSocketURL is the address of the WebSocket of the web chat at base.
 func WebSocketURL(base string) string {
 	return "ws" + strings.TrimPrefix(base, "http") + "ws"
+}
+
+// Browser is a person's browser pointed at the web chat: its address and access token. Its
+// methods fail the test when the chat cannot be reached.
+type Browser struct {
+	t           testing.TB
+	base, token string
+	log         func() string
+}
+
+// NewBrowser points a browser at the web chat at base (as Announced finds it) with token.
+// log, when not nil, is what mom printed, shown beside a failure.
+func NewBrowser(t testing.TB, base, token string, log func() string) *Browser {
+	return &Browser{t: t, base: base, token: token, log: log}
+}
+
+// Base is the chat's address, http://127.0.0.1:port/.
+func (b *Browser) Base() string { return b.base }
+
+// Token is the chat's access token.
+func (b *Browser) Token() string { return b.token }
+
+// Request sends a request with token (none when it is "") and returns the answer and its body.
+func (b *Browser) Request(method, path, token string, body io.Reader, header http.Header) (*http.Response, string) {
+	b.t.Helper()
+	resp, text, err := Call(b.base, method, path, token, body, header)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	return resp, text
+}
+
+// Post sends a message to channel as the page does (MessageForm), with the access token.
+func (b *Browser) Post(channel, name, text string, files map[string]string) (*http.Response, string) {
+	b.t.Helper()
+	body, header := MessageForm(name, text, files)
+	return b.Request("POST", "/api/channels/"+channel+"/messages", b.token, body, header)
 }

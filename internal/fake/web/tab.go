@@ -38,28 +38,27 @@ type Frame struct {
 // Tab is one browser tab's WebSocket and the frames it has read since it connected. Its
 // methods fail the test when the chat does not answer as the page expects.
 type Tab struct {
-	t           testing.TB
-	base, token string
-	log         func() string
-	conn        *websocket.Conn
+	t    testing.TB
+	b    *Browser
+	conn *websocket.Conn
 	// Frames are the frames read so far, the replay of the runs in progress and hello
 	// included.
 	Frames []Frame
 }
 
-// OpenTab connects a WebSocket to the web chat at base, as a page does when it opens, and
-// reads the replay of the runs in progress up to hello. log, when not nil, is what mom
-// printed, shown when a read fails. The connection closes at the test's end.
-func OpenTab(t testing.TB, base, token string, log func() string) *Tab {
+// OpenTab connects a WebSocket to the web chat, as a page does when it opens, and reads the
+// replay of the runs in progress up to hello. The connection closes at the test's end.
+func (b *Browser) OpenTab() *Tab {
+	t := b.t
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	conn, err := Dial(ctx, base, token)
+	conn, err := Dial(ctx, b.base, b.token)
 	if err != nil {
 		t.Fatalf("WebSocket: %v", err)
 	}
 	t.Cleanup(func() { conn.CloseNow() })
-	tb := &Tab{t: t, base: base, token: token, log: log, conn: conn}
+	tb := &Tab{t: t, b: b, conn: conn}
 	tb.ReadUntil("hello", func(f Frame) bool { return f.Type == "hello" })
 	return tb
 }
@@ -72,8 +71,8 @@ func (tb *Tab) Read() Frame {
 	_, b, err := tb.conn.Read(ctx)
 	if err != nil {
 		printed := ""
-		if tb.log != nil {
-			printed = "\nstderr:\n" + tb.log()
+		if tb.b.log != nil {
+			printed = "\nstderr:\n" + tb.b.log()
 		}
 		tb.t.Fatalf("reading a frame after %d: %v%s", len(tb.Frames), err, printed)
 	}
@@ -113,10 +112,7 @@ func (tb *Tab) History(channel string, from *int64) []chat.Message {
 	if from != nil {
 		path += "?runsFrom=" + strconv.FormatInt(*from, 10)
 	}
-	resp, body, err := Call(tb.base, "GET", path, tb.token, nil, nil)
-	if err != nil {
-		tb.t.Fatal(err)
-	}
+	resp, body := tb.b.Request("GET", path, tb.b.token, nil, nil)
 	var h struct{ Messages []chat.Message }
 	if err := json.Unmarshal([]byte(body), &h); err != nil || resp.StatusCode != 200 {
 		tb.t.Fatalf("history: %d %v\n%s", resp.StatusCode, err, body)

@@ -1,4 +1,4 @@
-package main
+package web_test
 
 import (
 	"strings"
@@ -29,16 +29,17 @@ func once(t *testing.T, who, page string, texts ...string) {
 // show every message exactly once; so does a tab whose history comes after a whole run that
 // began after its hello, and a tab that saw an answer fail and be retried.
 func TestWebReplayAndHistoryShowEachAnswerOnce(t *testing.T) {
-	ww := newWebWorld(t, "", "")
-	release := fakeweb.ScriptMidRun(t, ww.llm)
+	t.Parallel()
+	ww := newWebWorld(t)
+	release := fakeweb.ScriptMidRun(t, ww.LLM)
 	ww.run()
-	first := ww.openTab()
-	if resp, body := ww.post("general", "Ada", "what is the answer?", nil); resp.StatusCode != 200 {
+	first := ww.OpenTab()
+	if resp, body := ww.Post("general", "Ada", "what is the answer?", nil); resp.StatusCode != 200 {
 		t.Fatalf("send: %d %s", resp.StatusCode, body)
 	}
 	first.ReadUntil("the last answer streamed", func(f fakeweb.Frame) bool { return f.Type == "text" && f.Text == "The answer is 42." })
 
-	middle := ww.openTab() // a reload while the model holds the last answer open
+	middle := ww.OpenTab() // a reload while the model holds the last answer open
 	release()
 	first.ReadUntil("the run's end", func(f fakeweb.Frame) bool { return f.Type == "run_end" })
 	middle.ReadUntil("the run's end", func(f fakeweb.Frame) bool { return f.Type == "run_end" })
@@ -48,13 +49,13 @@ func TestWebReplayAndHistoryShowEachAnswerOnce(t *testing.T) {
 	texts := []string{"what is the answer?", "Let me look.", "The answer is 42."}
 	once(t, "the tab that came in the middle of the run", middle.Load("general"), texts...)
 	once(t, "the tab that watched the run", first.Load("general"), texts...)
-	after := ww.openTab()
+	after := ww.OpenTab()
 	once(t, "a tab opened after the run", after.Load("general"), texts...)
 
 	// A second run begins after the tab's hello and logs its answer before the tab's history
 	// request is answered: the page, which sent that request before the run_start frame came,
 	// sees a run its request did not leave out and asks again, leaving it out.
-	if resp, body := ww.post("general", "Ada", "and again?", nil); resp.StatusCode != 200 {
+	if resp, body := ww.Post("general", "Ada", "and again?", nil); resp.StatusCode != 200 {
 		t.Fatalf("send: %d %s", resp.StatusCode, body)
 	}
 	after.ReadUntil("the second run's end", func(f fakeweb.Frame) bool { return f.Type == "run_end" })
@@ -68,7 +69,7 @@ func TestWebReplayAndHistoryShowEachAnswerOnce(t *testing.T) {
 
 	// An answer fails after its text streamed and is retried; the retry writes it anew, and
 	// the page shows only that.
-	if resp, body := ww.post("general", "Ada", "once more?", nil); resp.StatusCode != 200 {
+	if resp, body := ww.Post("general", "Ada", "once more?", nil); resp.StatusCode != 200 {
 		t.Fatalf("send: %d %s", resp.StatusCode, body)
 	}
 	middle.ReadUntil("the third run's end", func(f fakeweb.Frame) bool { return f.Type == "run_end" })
@@ -80,7 +81,7 @@ func TestWebReplayAndHistoryShowEachAnswerOnce(t *testing.T) {
 	}
 
 	// Without the frames, the history alone has everything.
-	fresh := ww.openTab()
+	fresh := ww.OpenTab()
 	once(t, "a tab opened at the end", fresh.Load("general"), texts...)
-	ww.stop()
+	ww.Stop()
 }
