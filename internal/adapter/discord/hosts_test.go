@@ -1,8 +1,9 @@
 package discord
 
 import (
-	"net/url"
 	"testing"
+
+	"github.com/mom-agent/mom/internal/adapter/fetch/fetchtest"
 )
 
 // TestFileHosts: attachments are fetched from Discord's CDN (and the configured API's origin,
@@ -17,14 +18,5 @@ func TestFileHosts(t *testing.T) {
 		"https://cdn.discordapp.com.attacker.example/attachments/1/2/a":         false,
 		"http://169.254.169.254/latest/meta-data/":                              false,
 	}
-	h := New(Options{Name: "discord", Config: Config{APIURL: "http://127.0.0.1:4000/api"}}).fetch.Hosts
-	for address, allowed := range want {
-		u, err := url.Parse(address)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if h.Allows(u) != allowed {
-			t.Errorf("%s: allowed = %v, want %v", address, !allowed, allowed)
-		}
-	}
+	fetchtest.CheckHosts(t, New(Options{Name: "discord", Config: Config{APIURL: "http://127.0.0.1:4000/api"}}).fetch.Hosts, want)
 }

@@ -1,8 +1,9 @@
 package slack
 
 import (
-	"net/url"
 	"testing"
+
+	"github.com/mom-agent/mom/internal/adapter/fetch/fetchtest"
 )
 
 // TestFileHosts: the bot token goes with file downloads from Slack's file host and from the
@@ -18,14 +19,5 @@ func TestFileHosts(t *testing.T) {
 		"http://127.0.0.1:4001/files-pri/T0-F0/notes.txt":            false,
 		"https://slack-files.com/T0-F0-0000000000":                   false,
 	}
-	h := New(Options{Name: "acme", Config: Config{APIURL: "http://127.0.0.1:4000/api/"}}).fetch.Hosts
-	for address, allowed := range want {
-		u, err := url.Parse(address)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if h.Allows(u) != allowed {
-			t.Errorf("%s: allowed = %v, want %v", address, !allowed, allowed)
-		}
-	}
+	fetchtest.CheckHosts(t, New(Options{Name: "acme", Config: Config{APIURL: "http://127.0.0.1:4000/api/"}}).fetch.Hosts, want)
 }

@@ -1,8 +1,9 @@
 package telegram
 
 import (
-	"net/url"
 	"testing"
+
+	"github.com/mom-agent/mom/internal/adapter/fetch/fetchtest"
 )
 
 // TestFileHosts: files are fetched, with the token in their path, only from the Bot API
@@ -25,14 +26,6 @@ func TestFileHosts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for address, allowed := range want {
-			u, err := url.Parse(address)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if a.fetch.Hosts.Allows(u) != allowed {
-				t.Errorf("apiUrl %q, %s: allowed = %v, want %v", api, address, !allowed, allowed)
-			}
-		}
+		t.Run("apiUrl "+api, func(t *testing.T) { fetchtest.CheckHosts(t, a.fetch.Hosts, want) })
 	}
 }
