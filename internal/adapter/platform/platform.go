@@ -40,6 +40,11 @@ type Spec struct {
 	OneShot func(name, channel string, env Env) chat.Adapter
 	// Commands are the sub-commands of mom the platform adds (`mom slack-manifest`).
 	Commands []Command
+	// Template is the platform's part of the config.json mom writes on first run: an adapter
+	// it starts, or a commented example of one with what to set up first (see
+	// config.TemplatePart). Its Text is best embedded from template.jsonc in the platform's
+	// package. The zero value leaves the platform out of the file.
+	Template config.TemplatePart
 }
 
 // Kind is the platform's kind: its config entries' "type".
