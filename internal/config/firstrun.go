@@ -25,8 +25,8 @@ const partsIndent = "    "
 // TemplatePart is one platform's part of the config.json mom writes on first run. Platforms
 // supply their own, so that this package, which writes the file, knows none of them.
 type TemplatePart struct {
-	// Name is how TemplateWritten names the platform: "the terminal" among the adapters the
-	// file starts, "Slack" among those it shows how to add.
+	// Name is how TemplateWritten names the platform in a sentence, among the adapters the
+	// file starts or among those it shows how to add.
 	Name string
 	// Text is the lines the platform adds inside the "adapters" object, JSONC without the
 	// indentation, which Template adds. A part whose lines are all comments is an example a
