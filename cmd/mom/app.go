@@ -14,12 +14,13 @@ import (
 // loadConfig creates the data directory on first start, loads config.json and applies the
 // command-line overrides.
 func loadConfig(dir string, fl commonFlags, std stdio) (*config.Config, error) {
-	created, err := config.EnsureDir(dir)
+	parts := adapter.Builtin().Template()
+	created, err := config.EnsureDir(dir, parts...)
 	if err != nil {
 		return nil, err
 	}
 	if created {
-		fmt.Fprintln(std.err, config.TemplateWritten(filepath.Join(dir, config.FileName)))
+		fmt.Fprintln(std.err, config.TemplateWritten(filepath.Join(dir, config.FileName), parts...))
 	}
 	return readConfig(filepath.Join(dir, config.FileName), fl)
 }

@@ -22,7 +22,7 @@ import (
 // may be appending to it; two writers would interleave their entries. So with a mom running
 // it refuses and explains that the running one compacts by itself.
 func cmdCompact(ctx context.Context, args []string, std stdio) error {
-	cc, err := parseChannelCommand("compact", args, "terminal/local or slack-acme/C0123456789")
+	cc, err := parseChannelCommand("compact", args, "terminal/local or team/C0123456789")
 	if err != nil {
 		return err
 	}

@@ -15,7 +15,7 @@ import (
 // threads included, as the original mom's --download did; for the others it comes from the
 // channel's log.jsonl.
 func cmdDownload(ctx context.Context, args []string, std stdio) error {
-	cc, err := parseChannelCommand("download", args, "slack-acme/C0123456789")
+	cc, err := parseChannelCommand("download", args, "team/C0123456789")
 	if err != nil {
 		return err
 	}

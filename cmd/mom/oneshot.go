@@ -39,7 +39,7 @@ func cmdRun(ctx context.Context, args []string, std stdio) error {
 	}
 	adapterName, channel, ok := strings.Cut(target, "/")
 	if !ok || adapterName == "" || channel == "" {
-		return fmt.Errorf("%w: -c must be adapter/channel, like run/local or slack-acme/C123", errUsage)
+		return fmt.Errorf("%w: -c must be adapter/channel, like run/local or team/C123", errUsage)
 	}
 	cfg, err := loadConfig(dir, fl, std)
 	if err != nil {

@@ -1,8 +1,9 @@
 // Package adapter is the registry of chat platforms: the one place that lists them. For each
 // platform kind ("slack", "cli") it knows the factory that builds the adapter, the decoder and
-// checks of its entries in config.json, the name the system prompt calls it by, and the
-// sub-commands it adds to mom. Everything else in mom — the app in cmd/mom, config, the hub —
-// works through the registry or through what it hands out, and names no platform.
+// checks of its entries in config.json, the name the system prompt calls it by, the
+// sub-commands it adds to mom and its part of the first-run config.json. Everything else in
+// mom — the app in cmd/mom, config, the hub — works through the registry or through what it
+// hands out, and names no platform.
 //
 // Adding a platform is one package beside the others (internal/adapter/<name>, with a
 // Platform function that returns its platform.Spec) and one line in Builtin;
@@ -121,6 +122,18 @@ func (r *Registry) Commands() []Command {
 	var out []Command
 	for _, s := range r.specs {
 		out = append(out, s.Commands...)
+	}
+	return out
+}
+
+// Template returns the platforms' parts of the config.json mom writes on first run, in the
+// registry's order, for config.EnsureDir and config.TemplateWritten.
+func (r *Registry) Template() []config.TemplatePart {
+	var out []config.TemplatePart
+	for _, s := range r.specs {
+		if s.Template.Text != "" {
+			out = append(out, s.Template)
+		}
 	}
 	return out
 }

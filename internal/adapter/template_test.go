@@ -1,6 +1,7 @@
 package adapter
 
 import (
+	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,11 +11,69 @@ import (
 	"github.com/mom-agent/mom/internal/config"
 )
 
-// The first-run template is config's; these tests check that it loads with the platforms
-// built into mom, as mom loads it.
+// The first-run template is config's, with a part from each platform; these tests check that
+// it loads with the platforms built into mom, as mom loads it.
+
+// update rewrites the golden files from what the code makes.
+var update = flag.Bool("update", false, "rewrite testdata/firstrun-config.golden")
+
+// builtinTemplate is the config.json mom writes on first run.
+func builtinTemplate() string { return config.Template(Builtin().Template()...) }
+
+// TestTemplateGolden: the file mom writes on first run is assembled from the platforms'
+// parts, and stays what it was when config held it whole. Run with -update after changing
+// it on purpose, and read the diff.
+func TestTemplateGolden(t *testing.T) {
+	t.Parallel()
+	const golden = "testdata/firstrun-config.golden"
+	got := builtinTemplate()
+	if *update {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Errorf("the first-run config.json differs from %s:\n%s", golden, got)
+	}
+}
+
+// TestTemplateHasEveryPart: each platform's part is in the file whole, indented into
+// "adapters", in the registry's order.
+func TestTemplateHasEveryPart(t *testing.T) {
+	t.Parallel()
+	tmpl := builtinTemplate()
+	at := 0
+	for _, s := range Builtin().Specs() {
+		if s.Template.Text == "" {
+			continue
+		}
+		part := "    " + strings.ReplaceAll(strings.TrimRight(s.Template.Text, "\n"), "\n", "\n    ") + "\n"
+		i := strings.Index(tmpl[at:], part)
+		if i < 0 {
+			t.Errorf("the template lacks %s's part, or has it out of the registry's order:\n%s", s.Kind(), part)
+			continue
+		}
+		at += i + len(part)
+	}
+}
+
+// TestTemplateWritten: what mom says after writing the file names the platforms it starts and
+// those it shows how to add, in the registry's order.
+func TestTemplateWritten(t *testing.T) {
+	t.Parallel()
+	got := config.TemplateWritten("data/config.json", Builtin().Template()...)
+	want := "Created data/config.json with the terminal and the web chat enabled. Edit it to add Slack, Discord or Telegram."
+	if got != want {
+		t.Errorf("TemplateWritten =\n%s\nwant\n%s", got, want)
+	}
+}
 
 func TestTemplateLoads(t *testing.T) {
-	c, err := parse([]byte(config.Template()), "config.json", noEnv)
+	c, err := parse([]byte(builtinTemplate()), "config.json", noEnv)
 	if err != nil {
 		t.Fatalf("the first-run template does not load:\n%v", err)
 	}
@@ -33,7 +92,7 @@ func TestTemplateLoads(t *testing.T) {
 	}
 	for _, want := range []string{`"provider"`, `"id"`, `"apiKey"`, `"baseUrl"`, `"thinking"`, "Ollama", "vLLM", "llama.cpp", "OpenRouter",
 		`"sandbox"`, `"type": "slack"`, `"type": "discord"`, `"type": "telegram"`, `"type": "web"`} {
-		if !strings.Contains(config.Template(), want) {
+		if !strings.Contains(builtinTemplate(), want) {
 			t.Errorf("template does not mention %s", want)
 		}
 	}
@@ -42,7 +101,7 @@ func TestTemplateLoads(t *testing.T) {
 // TestTemplateWebSettings: the environment moves the web chat and sets its token, so tests and
 // containers need not edit the file.
 func TestTemplateWebSettings(t *testing.T) {
-	c, err := parse([]byte(config.Template()), "config.json", env(map[string]string{
+	c, err := parse([]byte(builtinTemplate()), "config.json", env(map[string]string{
 		"MOM_WEB_LISTEN": "127.0.0.1:0", "MOM_WEB_TOKEN": "a-token-of-twenty-chars"}))
 	if err != nil {
 		t.Fatal(err)
@@ -50,7 +109,7 @@ func TestTemplateWebSettings(t *testing.T) {
 	if w := c.Adapters[1].Options.(*web.Config); w.Listen != "127.0.0.1:0" || w.Token != "a-token-of-twenty-chars" {
 		t.Errorf("web chat = %+v", w)
 	}
-	_, err = parse([]byte(config.Template()), "config.json", env(map[string]string{"MOM_WEB_LISTEN": "0.0.0.0:8787"}))
+	_, err = parse([]byte(builtinTemplate()), "config.json", env(map[string]string{"MOM_WEB_LISTEN": "0.0.0.0:8787"}))
 	if err == nil || !strings.Contains(err.Error(), `adapters.web.listen: "0.0.0.0:8787" can be reached from other machines; set "token"`) {
 		t.Errorf("listening on every interface without a token: %v", err)
 	}
@@ -58,7 +117,7 @@ func TestTemplateWebSettings(t *testing.T) {
 
 func TestEnsureDir(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "data")
-	created, err := config.EnsureDir(dir)
+	created, err := config.EnsureDir(dir, Builtin().Template()...)
 	if err != nil || !created {
 		t.Fatalf("EnsureDir = %v, %v; want created", created, err)
 	}
@@ -82,7 +141,7 @@ func TestEnsureDir(t *testing.T) {
 	if err := os.WriteFile(path, []byte(`{"adapters": {}}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	created, err = config.EnsureDir(dir)
+	created, err = config.EnsureDir(dir, Builtin().Template()...)
 	if err != nil || created {
 		t.Fatalf("second EnsureDir = %v, %v; want not created", created, err)
 	}
@@ -93,7 +152,7 @@ func TestEnsureDir(t *testing.T) {
 
 // FuzzParse checks that no input makes Parse panic and that a parsed config resolves.
 func FuzzParse(f *testing.F) {
-	f.Add(config.Template())
+	f.Add(builtinTemplate())
 	f.Add(`{"model": {"apiKey": "${K:-x}"}, "adapters": {"t": {"type": "cli", "dm": ["a"]}}}`)
 	f.Add(`{"adapters": {"t": {"type": "cli", "dm": 1, "busy": "x", "y": 2}}, "z": null}`)
 	f.Fuzz(func(t *testing.T, in string) {

@@ -45,8 +45,8 @@ type Options struct {
 	Location *time.Location
 	Logger   *slog.Logger
 	// PlatformName says what the system prompt tells the model it lives in, for a channel's
-	// AdapterType ("Slack", "a terminal"): the registry of platforms knows. Nil, or "" for
-	// a type, says "a chat platform".
+	// AdapterType: the platform's name as people know it ("a terminal"), which the registry
+	// of platforms knows. Nil, or "" for a type, says "a chat platform".
 	PlatformName func(adapterType string) string
 }
 

@@ -18,7 +18,7 @@ import (
 //	| the fourth, after an empty one
 //
 //	<attachments>
-//	/workspace/channels/slack-acme/C1/attachments/1773568805000_notes.txt
+//	/workspace/channels/team/C1/attachments/1773568805000_notes.txt
 //	"report.pdf" (not saved: the file is 30 MB, over mom's limit of 25 MB)
 //	</attachments>
 //

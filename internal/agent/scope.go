@@ -8,7 +8,7 @@ import (
 )
 
 // Membership is the optional ability of an adapter that knows which of its channels a person
-// is in (Slack asks users.conversations; the terminal has one channel). The hub hands it to
+// is in (it asks the platform, or has only one channel to answer with). The hub hands it to
 // the agent with each run (ChannelContext.Membership); under the sandbox's "user" isolation,
 // the run's first command that needs to know calls MemberChannels for the person who asked
 // (again after a failure, at most once per run once it succeeds), and the run's commands see

@@ -1,7 +1,7 @@
 // Package apptest runs a whole mom in-process for tests: a data directory, the loopback fake
 // model, a config.json, and the real app (package app) serving it, with every adapter built
 // through the platform registry. The adapters' behaviour tests use it from their packages'
-// external tests (package slack_test) against their platform's fake, so each runs where the
+// external tests (package <platform>_test) against their platform's fake, so each runs where the
 // code it tests lives, in parallel with the others, and under the race detector with the rest
 // of mom. cmd/mom keeps the tests of the binary itself: flags, signals, exit statuses.
 //
@@ -77,7 +77,7 @@ func (w *World) WriteConfig(text string) {
 }
 
 // Configure writes the config the adapter tests share: the fake model with fast retries and
-// one adapter, name, whose settings are the JSON members entry (`"type": "slack", ...`).
+// one adapter, name, whose settings are the JSON members entry (`"type": ..., "botToken": ...`).
 func (w *World) Configure(name, entry string) {
 	w.T.Helper()
 	w.WriteConfig(fmt.Sprintf(`{

@@ -15,7 +15,7 @@ import "context"
 // (user isolation in the sandbox), health.Connector (whether the connection is up) and, on the
 // Surface, render.Typist (the typing indicator).
 type Adapter interface {
-	// Name is the adapter's key in config.json ("slack-acme"); it names the channel
+	// Name is the adapter's key in config.json ("team"); it names the channel
 	// directories (channels/<name>/<channelId>/).
 	Name() string
 	// Start connects to the platform and returns once connected, or with the reason it could

@@ -3,8 +3,8 @@ package chat
 import "sync"
 
 // AskAll calls ask for every key, at most limit at once, and joins the ids they return in the
-// order of keys. It is how an adapter asks its platform, place by place (a Telegram group, a
-// Discord guild), which channels a person is in: a key whose ask fails is passed to failed and
+// order of keys. It is how an adapter asks its platform, place by place (a group, a server),
+// which channels a person is in: a key whose ask fails is passed to failed and
 // left out, and an error (the last failure) is returned only when every ask failed, so one
 // unreachable place does not hide all the others.
 func AskAll[K any](keys []K, limit int, ask func(K) ([]string, error), failed func(K, error)) ([]string, error) {

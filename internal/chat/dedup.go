@@ -2,10 +2,10 @@ package chat
 
 import "sync"
 
-// Dedup remembers which messages were handled, so that a platform's redeliveries (Slack
-// resends envelopes not acknowledged in time or again after a reconnect, and sends two events for
-// one mention; gateways replay after a resume) never log or run a message twice. It forgets the oldest
-// handled messages beyond its size.
+// Dedup remembers which messages were handled, so that a platform's redeliveries (of events
+// not acknowledged in time, or again after a reconnect; of two events for one mention; of a
+// session's last events, replayed when it resumes) never log or run a message twice. It
+// forgets the oldest handled messages beyond its size.
 type Dedup struct {
 	mu      sync.Mutex
 	max     int
@@ -45,8 +45,8 @@ func (d *Dedup) Claim(key string, ack func()) Claim { return d.ClaimOr(key, ack,
 
 // ClaimOr is Claim for a caller that must hear either way what became of a redelivery: for
 // ClaimBusy it keeps ack and nack, and calls ack once the first delivery is handled (Done), or
-// nack (when not nil) if its handling failed (Release). Telegram's batches wait for every
-// message in them this way.
+// nack (when not nil) if its handling failed (Release). An adapter that confirms a batch of
+// messages at once waits for every message in it this way.
 func (d *Dedup) ClaimOr(key string, ack, nack func()) Claim {
 	d.mu.Lock()
 	defer d.mu.Unlock()

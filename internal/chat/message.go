@@ -30,7 +30,7 @@ type Message struct {
 	// IsDM says the message came in a direct conversation with the bot.
 	IsDM bool `json:"isDM,omitempty"`
 	// IsGroupDM says the message came in a direct conversation of several people with the
-	// bot (a Slack group DM). mom answers there only when addressed, as in a channel, but who
+	// bot (a group DM). mom answers there only when addressed, as in a channel, but who
 	// may start a run follows the DM policy: anyone can open such a conversation.
 	IsGroupDM bool `json:"isGroupDM,omitempty"`
 	// ReplyTo is the id of the message this one answers or the thread it belongs to.

@@ -13,8 +13,8 @@ const maxRateWait = time.Minute
 
 // RetryRateLimited calls fn until it succeeds, fails for a reason other than rate limiting, has
 // been tried attempts times, or ctx ends. retryAfter reports whether an error is the platform
-// asking to slow down, and for how long; every platform has its own error type for it (Slack's
-// Retry-After header, Discord's retry_after, Telegram's parameters.retry_after).
+// asking to slow down, and for how long; every platform has its own error type for it (a
+// Retry-After header, a retry_after field in the body of the answer).
 func RetryRateLimited(ctx context.Context, attempts int, retryAfter func(error) (time.Duration, bool), fn func() error) error {
 	for i := 1; ; i++ {
 		err := fn()
@@ -42,7 +42,7 @@ const RateAttempts = 6
 // Retrier retries one platform's calls while the platform asks to slow down, and logs each
 // pause it asks for.
 type Retrier struct {
-	// Platform names the platform in the log ("Slack").
+	// Platform names the platform in the log, as people know it.
 	Platform string
 	// Log receives the pauses, at debug level.
 	Log *slog.Logger

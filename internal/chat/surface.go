@@ -27,11 +27,11 @@ type Surface interface {
 type Place struct {
 	// ChannelID is the platform's channel id, as in Message.ChannelID.
 	ChannelID string
-	// ThreadOf is the id of the message whose thread the message is in (Slack, Discord), or
-	// which it answers (Telegram's chains of replies); "" for the top level of the channel.
+	// ThreadOf is the id of the message whose thread the message is in (InThreads), or which
+	// it answers (ReplyChains); "" for the top level of the channel.
 	ThreadOf string
 	// Topic says what the conversation is about (the request a run answers), for a platform
-	// that names a thread it starts (Discord); "" when there is nothing to tell.
+	// that names a thread it starts; "" when there is nothing to tell.
 	Topic string
 }
 
@@ -62,7 +62,7 @@ type Dialect struct {
 	// into mentions; nil leaves it as it is.
 	Format func(md string) string
 	// Split cuts formatted text into messages of at most max characters; nil means
-	// render.Split, which knows code fences. A markup with tags (Telegram HTML) needs one that
+	// render.Split, which knows code fences. A markup with tags (HTML) needs one that
 	// keeps them whole.
 	Split func(text string, max int) []string
 	// MaxText is the longest message the platform takes, in characters; 0 means no limit.
@@ -91,10 +91,10 @@ type Threads int
 const (
 	// NoThreads: every message stands at the top level of its channel.
 	NoThreads Threads = iota
-	// InThreads: any message can have a thread under it (Slack, Discord). A run's details go
+	// InThreads: any message can have a thread under it. A run's details go
 	// into the thread under its answer, and a mention made inside a thread is answered there.
 	InThreads
-	// ReplyChains: a message can answer another (Telegram). In a group a run's answer answers
+	// ReplyChains: a message can answer another. In a group a run's answer answers
 	// the message that asked, and its details answer the answer.
 	ReplyChains
 )

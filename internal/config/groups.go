@@ -16,10 +16,10 @@ type GroupPolicy struct {
 	// Everyone lets anybody start runs in any group the bot is in.
 	Everyone bool
 	// WhereAdmins lets anybody start runs in a group where at least one of the adapter's
-	// admins is a member, as the platform says. It is the default where strangers can add
-	// the bot to their own groups (Telegram, Discord).
+	// admins is a member, as the platform says. It is the default on platforms where
+	// strangers can add the bot to their own groups (their config.Platform's Groups.Default).
 	WhereAdmins bool
-	// IDs are the groups (a Telegram chat, a Discord server) and channels where anybody may
+	// IDs are the groups (a group chat, a server of channels) and channels where anybody may
 	// start runs, when neither of the above is set. Empty means none.
 	IDs []string
 }

@@ -155,7 +155,7 @@ func resolveChannel(id string, adapters []string) (adapter, channel string, err 
 	if !qualified {
 		if len(adapters) != 1 {
 			return "", "", fmt.Errorf(`"channelId": %q needs its adapter, like "%s/%s" (adapters: %s)`,
-				id, firstOr(adapters, "slack-acme"), id, strings.Join(adapters, ", "))
+				id, firstOr(adapters, "team"), id, strings.Join(adapters, ", "))
 		}
 		adapter, channel = adapters[0], id
 	}

@@ -15,8 +15,8 @@ type Adapter interface {
 }
 
 // Connector is the optional ability of an adapter that knows whether its platform connection
-// is up right now: Slack's socket, Discord's gateway, Telegram's polling, the web chat's
-// listener. Checks calls Connected on every /readyz request, from the HTTP server's
+// is up right now: its socket or gateway, its polling, its listener. Checks calls Connected
+// on every /readyz request, from the HTTP server's
 // goroutines, once the adapter's Start has returned; it must be cheap and safe to call at any
 // time. It reports false while the adapter reconnects or has lost its connection.
 //

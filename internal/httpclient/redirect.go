@@ -16,7 +16,7 @@ const maxRedirects = 10
 // request has left the origin it was sent to (scheme, host or port changed, even for one hop
 // in between) it carries only the headers that describe what it asks for (keptAcrossOrigins):
 // no Authorization, no API key header, no Cookie, and no Referer, which would name the
-// previous address and so the bot token Telegram puts in its download paths.
+// previous address and so a bot token, which some platforms put in their download paths.
 //
 // net/http's own rule (shouldCopyHeaderOnRedirect) is not enough and is not relied on: it
 // drops only Authorization, Cookie and WWW-Authenticate, and only when the host name changes
@@ -52,7 +52,7 @@ func keptAcrossOrigins(name string) bool {
 	return false
 }
 
-// Origin is u's scheme, host and port as "https://files.slack.com:443": the port is written
+// Origin is u's scheme, host and port as "https://files.example.com:443": the port is written
 // out even when it is the scheme's default, and the host is lower case, so two spellings of
 // one server's address compare equal.
 func Origin(u *url.URL) string {

@@ -15,7 +15,7 @@ import (
 // start runs. A refused message stays in the log, like every message, but starts nothing.
 
 // Groups is implemented by adapters whose channels outside DMs belong to groups people can add
-// the bot to: a Telegram group, a Discord server, a Slack channel. The hub calls it from
+// the bot to: a group chat, a server of channels, a workspace's channel. The hub calls it from
 // Receive, for each message that addresses mom outside a DM: GroupOf to apply the "groups"
 // policy and to name the group in a refusal, AnyMember (answers remembered for a while) under
 // the policy "admins". Without it every such channel is its own group, and "admins" refuses.
@@ -28,8 +28,8 @@ type Groups interface {
 	AnyMember(ctx context.Context, group string, userIDs []string) (bool, error)
 }
 
-// Leaver is implemented by adapters that can take the bot out of a group (Telegram's
-// leaveChat, leaving a Discord server). The hub calls Leave right after it posts its refusal
+// Leaver is implemented by adapters that can take the bot out of a group (leave a group
+// chat, or a server). The hub calls Leave right after it posts its refusal
 // in the group, once per group, and only when the policy is "admins" and the platform said
 // plainly that none of the admins is in it (Groups.AnyMember). An adapter without it stays in
 // such groups and refuses runs there.

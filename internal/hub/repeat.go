@@ -8,8 +8,9 @@ import (
 )
 
 // repeatLookback is how many of a channel's last logged messages are remembered to recognize
-// one sent again. A platform resends only what mom had not confirmed when it stopped (an
-// unacknowledged Slack envelope, Telegram's last batch of at most 100 updates).
+// one sent again. A platform resends only what mom had not confirmed when it stopped: the
+// events it had not acknowledged, or its last batch of updates, which holds at most 100 on
+// the platforms that send batches.
 const repeatLookback = 200
 
 // repeats recognizes a message that is already in its channel's log because an earlier mom

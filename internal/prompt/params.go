@@ -16,9 +16,9 @@ type Params struct {
 	// ChannelDir is this channel's directory, normally <Workspace>/channels/<adapter>/<id>.
 	ChannelDir string
 
-	// Adapter is the adapter's name from config.json ("slack-acme").
+	// Adapter is the adapter's name from config.json ("team").
 	Adapter string
-	// Platform is what mom lives in, as people know it: "Slack", "a terminal". Empty says
+	// Platform is what mom lives in, as people know it: "a terminal". Empty says
 	// "a chat platform".
 	Platform string
 	// ChannelID and ChannelName identify the conversation this run is in.

@@ -28,7 +28,7 @@ type view struct {
 	Zone string
 	// TZ is the bare IANA zone name, for the events examples ("UTC" when unknown).
 	TZ string
-	// Qualified is this channel's id as event files name it: "slack-acme/C123".
+	// Qualified is this channel's id as event files name it: "team/C123".
 	Qualified string
 	// Events is the events directory, quoted for the shell where needed.
 	Events string

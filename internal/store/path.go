@@ -22,8 +22,8 @@ var ErrShortened = errors.New("the name was shortened and cannot be recovered")
 // (uppercase hex), so "..", "/", "\" and NUL are harmless and the mapping is reversible by
 // ParsePathComponent. A result longer than MaxComponent bytes is cut, and the cut part is
 // replaced by '~' and 32 hex digits of the SHA-256 of the whole name, which keeps distinct
-// names distinct but can no longer be reversed. Real ids (Slack C0A34FL8PMH, Discord
-// snowflakes, Telegram -1001234567890) are far shorter than that.
+// names distinct but can no longer be reversed. Real ids (C0A34FL8PMH, 19-digit snowflakes,
+// -1001234567890) are far shorter than that.
 func PathComponent(name string) (string, error) {
 	if name == "" {
 		return "", errors.New("an empty name cannot name a directory")

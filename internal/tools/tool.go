@@ -43,7 +43,7 @@ type Env struct {
 	// Scratch is the same directory on the host, where full outputs of truncated commands
 	// are saved; the zero Dir saves none.
 	Scratch confined.Dir
-	// Channel is the channel of the run, as adapter/channel ("slack-acme/C123"); custom tools
+	// Channel is the channel of the run, as adapter/channel ("team/C123"); custom tools
 	// receive it as MOM_CHANNEL.
 	Channel string
 	// Upload sends a file to the channel of the current run, and only there.

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	_ "embed"
+
 	"github.com/mom-agent/mom/internal/adapter/platform"
 	"github.com/mom-agent/mom/internal/chat"
 	"github.com/mom-agent/mom/internal/config"
@@ -8,6 +10,13 @@ import (
 
 // Kind is the terminal chat's "type" in config.json.
 const Kind platform.Kind = "cli"
+
+// templateText is the terminal chat's part of the first-run config.json. It starts the chat:
+// it needs no account, so a new user can talk to mom at the keyboard before setting up any
+// platform.
+//
+//go:embed template.jsonc
+var templateText string
 
 // Config are the terminal chat's own settings. It has none beyond the keys every adapter has;
 // the type exists so every platform is handled alike.
@@ -37,5 +46,6 @@ func Platform() platform.Spec {
 			return New(Options{Name: name, Channel: channel, In: env.Stdin, Out: env.Stdout, Progress: env.Stderr,
 				User: env.LocalUser, OneShot: true})
 		},
+		Template: config.TemplatePart{Name: "the terminal", Text: templateText},
 	}
 }

@@ -27,7 +27,7 @@ const timeout = 5 * time.Minute
 
 // Fetcher saves the files of one adapter's messages.
 type Fetcher struct {
-	// Platform names the platform in log lines and errors ("Slack").
+	// Platform names the platform in log lines and errors, as people know it.
 	Platform string
 	// Adapter is the adapter's name, which names its channel directories.
 	Adapter string
@@ -102,7 +102,7 @@ func (f *Fetcher) Save(ctx context.Context, channel string, ts time.Time, file F
 
 // StatusError is a download the server answered with something other than 200 OK.
 type StatusError struct {
-	// From names who answered ("Slack").
+	// From names who answered: the platform, or its file server.
 	From string
 	// Status is the answer's status line ("404 Not Found").
 	Status string
@@ -117,9 +117,10 @@ func (e *StatusError) Error() string {
 // is refused before anything is sent. A redirect may lead elsewhere (CDNs do), but then the
 // request goes on without header and without a Referer (httpclient.CheckRedirect). The
 // answer is returned if it is 200 OK; otherwise the error says the download failed: a
-// *StatusError naming from ("Slack", "Discord's CDN"), or the transport's error.
+// *StatusError naming from (the platform, or its file server), or the transport's error.
 //
-// Errors never quote address, which may hold a token (Telegram's do): only its host.
+// Errors never quote address, which may hold a token (some platforms put the bot's in file
+// addresses): only its host.
 func (f *Fetcher) Get(ctx context.Context, address string, header http.Header, from string) (*http.Response, error) {
 	u, err := url.Parse(address)
 	if err != nil {

@@ -14,8 +14,8 @@ import (
 // any server it can reach (the cloud's metadata address, a service on the host's loopback).
 type Hosts struct {
 	// Domains are the platform's domains. An address is the platform's when it is https on
-	// the default port and its host is one of them or under one ("files.slack.com" under
-	// "slack.com").
+	// the default port and its host is one of them or under one ("files.example.com" under
+	// "example.com").
 	Domains []string
 	// API is the address mom calls the platform's API at: the default, or the "apiUrl" of
 	// config.json (a loopback fake in tests, a Bot API server of one's own). Its exact origin

@@ -31,8 +31,8 @@ const atOnce = 4
 //     every live message of the channel waits behind it and the log keeps the platform's
 //     order: nothing said live is logged before what was said earlier while mom was away.
 //     Channels are read in parallel, at most atOnce at a time. Why: platforms rate-limit
-//     history reads per workspace or per route (Slack's conversations.history allows some
-//     apps one call a minute), so reading every channel at once only collects 429s and can
+//     history reads per workspace or per route (some allow an app one history call a
+//     minute), so reading every channel at once only collects 429s and can
 //     exhaust the retries, while one channel at a time would keep a quiet channel's live
 //     messages waiting for every busier channel's history. The mark a channel is caught up
 //     from (its newest logged message) is read when Queue is called, before anything can be
@@ -77,7 +77,8 @@ type Stamp struct {
 	// ID is the platform's id of the message, as logged (chat.Message.ID).
 	ID string
 	// At is when it was said. Messages said in the same instant are ordered by ID, shorter
-	// first, then as text: Slack's timestamps and Discord's snowflakes sort that way.
+	// first, then as text: ids that grow with time (decimal timestamps, snowflakes) sort
+	// that way.
 	At time.Time
 }
 

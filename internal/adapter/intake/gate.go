@@ -14,13 +14,14 @@ import (
 )
 
 // remember is how many messages a Gate remembers having taken, to drop redeliveries.
-// Platforms redeliver within minutes (Slack) or replay a session's last events (Discord's
-// RESUME); a few thousand covers a busy workspace's minutes.
+// Platforms redeliver unacknowledged events within minutes, or replay a session's last events
+// when it resumes; a few thousand covers a busy workspace's minutes.
 const remember = 4096
 
 // ErrHeldBack is what a Delivery's Convert returns when the adapter does not want the message
-// logged yet, though nothing failed: Telegram holds back a chat's later messages in a batch
-// after one of them could not be logged, so that all of them come again in order. The
+// logged yet, though nothing failed: an adapter that takes messages in batches holds back a
+// chat's later messages in a batch after one of them could not be logged, so that all of
+// them come again in order. The
 // delivery is released and nacked like a failed one, without a warning.
 var ErrHeldBack = errors.New("held back until an earlier message is logged")
 
@@ -44,7 +45,7 @@ var ErrHeldBack = errors.New("held back until an earlier message is logged")
 type Gate struct {
 	// Adapter is the adapter's name, as the hub and the channel directories know it.
 	Adapter string
-	// Platform names the platform in the log ("Slack").
+	// Platform names the platform in the log, as people know it.
 	Platform string
 	// Log receives the messages that could not be logged.
 	Log *slog.Logger
@@ -61,8 +62,9 @@ func NewGate(adapter, platform string, log *slog.Logger) *Gate {
 
 // Delivery is one delivery of a platform message.
 type Delivery struct {
-	// Key is the id the platform's redeliveries of the message repeat ("C123/1700000000.000100"
-	// on Slack, where a ts is unique only in its channel). CatchUp claims caught-up messages by
+	// Key is the id the platform's redeliveries of the message repeat, with the channel in it
+	// where an id is unique only in its channel ("C123/1700000000.000100"). CatchUp claims
+	// caught-up messages by
 	// the same key, so a message that comes both ways is logged once.
 	Key string
 	// Lane is the channel whose order the message keeps: the channel it is logged in.

@@ -10,8 +10,8 @@ import (
 
 // Bounds limit how much of one channel CatchUp reads back. Messages and pages are counted in
 // the order the platform pages, so which end of a long backlog is kept is the end the
-// platform starts from: Slack and Discord page a channel from its newest message back (the
-// newest are kept), Slack pages a thread from its oldest reply on.
+// platform starts from: a platform that pages a channel from its newest message back keeps
+// the newest, one that pages a thread from its oldest reply on keeps the oldest.
 type Bounds struct {
 	// Channel bounds the channel's own history.
 	Channel Limit
@@ -22,8 +22,8 @@ type Bounds struct {
 	Threads Limit
 	// ThreadsWithinKept: when the channel's own history was cut at its bound, replies older
 	// than the oldest message kept are left out too, so the log has one gap before the kept
-	// part instead of replies scattered in it (Slack does this; Discord keeps every thread's
-	// newest replies).
+	// part instead of replies scattered in it. Without it each thread keeps what its own
+	// bound keeps.
 	ThreadsWithinKept bool
 }
 

@@ -19,13 +19,14 @@ import (
 	"github.com/mom-agent/mom/internal/store"
 )
 
-// Kind is a platform's name in config.json's "type" ("slack", "cli"), and so in mom check's
+// Kind is a platform's name in config.json's "type" ("cli"), and so in mom check's
 // summary and in error messages.
 type Kind string
 
 // Spec is everything mom needs to know about one platform.
 type Spec struct {
-	// Name is what the system prompt says mom lives in ("Slack", "a terminal").
+	// Name is what the system prompt says mom lives in, as people know the platform
+	// ("a terminal").
 	Name string
 	// Config reads and checks the platform's entries in config.json. Its Type is the
 	// platform's Kind.
@@ -38,8 +39,14 @@ type Spec struct {
 	// the prompt from env.Stdin as one message in channel, and prints only the answer on
 	// env.Stdout. Only the terminal chat sets it.
 	OneShot func(name, channel string, env Env) chat.Adapter
-	// Commands are the sub-commands of mom the platform adds (`mom slack-manifest`).
+	// Commands are the sub-commands of mom the platform adds (one that prints what to set up
+	// on the platform, say).
 	Commands []Command
+	// Template is the platform's part of the config.json mom writes on first run: an adapter
+	// it starts, or a commented example of one with what to set up first (see
+	// config.TemplatePart). Its Text is best embedded from template.jsonc in the platform's
+	// package. The zero value leaves the platform out of the file.
+	Template config.TemplatePart
 }
 
 // Kind is the platform's kind: its config entries' "type".
@@ -80,10 +87,10 @@ type Env struct {
 	Adapters []string
 }
 
-// Command is a sub-command of mom that a platform adds, like `mom slack-manifest`. mom's
-// usage lists it as "mom <Name> <Args>   <Summary>".
+// Command is a sub-command of mom that a platform adds, like one that prints what to set up
+// on the platform. mom's usage lists it as "mom <Name> <Args>   <Summary>".
 type Command struct {
-	// Name is the word after mom: "slack-manifest".
+	// Name is the word after mom.
 	Name string
 	// Args is how its arguments are written in the usage: "[--name mom]".
 	Args string

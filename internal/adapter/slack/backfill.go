@@ -13,8 +13,10 @@ import (
 // Backfill bounds for a channel's top-level messages (its threads have their own, see
 // threadMax): messages per channel, the page size asked for, and a cap on pages for a
 // workspace whose Slack answers with smaller pages than asked (apps outside the Marketplace
-// may get 15 a page). Slack pages from the newest message back, so a channel that said more
-// than 1,000 things while mom was away keeps the newest 1,000; they are logged oldest first.
+// may get 15 a page, and one conversations.history call a minute, which is why
+// intake.CatchUp reads only a few channels at a time). Slack pages from the newest message
+// back, so a channel that said more than 1,000 things while mom was away keeps the newest
+// 1,000; they are logged oldest first.
 const (
 	backfillMax      = 1000
 	backfillPageSize = 200

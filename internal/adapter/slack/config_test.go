@@ -82,10 +82,10 @@ func TestSlackErrors(t *testing.T) {
 	}
 }
 
-// TestTemplateSlackExampleIsValid: uncommenting the template's Slack example gives a config
-// that loads once the two variables are set.
+// TestTemplateSlackExampleIsValid: uncommenting Slack's example in the first-run template gives
+// a config that loads once the two variables are set.
 func TestTemplateSlackExampleIsValid(t *testing.T) {
-	tmpl := config.Template()
+	tmpl := Platform().Template.Text
 	start := strings.Index(tmpl, `// "slack-acme": {`)
 	if start < 0 {
 		t.Fatal("the template has no Slack example")

@@ -1,6 +1,8 @@
 package slack
 
 import (
+	_ "embed"
+
 	"context"
 	"flag"
 	"fmt"
@@ -8,10 +10,17 @@ import (
 
 	"github.com/mom-agent/mom/internal/adapter/platform"
 	"github.com/mom-agent/mom/internal/chat"
+	"github.com/mom-agent/mom/internal/config"
 )
 
 // Kind is Slack's "type" in config.json.
 const Kind platform.Kind = "slack"
+
+// templateText is Slack's part of the first-run config.json: a commented example of an
+// adapter, after what to set up on Slack first.
+//
+//go:embed template.jsonc
+var templateText string
 
 // Platform is Slack as mom's registry of platforms knows it: its config entries, how its
 // adapter is built, and `mom slack-manifest`.
@@ -23,6 +32,7 @@ func Platform() platform.Spec {
 			return New(Options{Name: name, Config: *c, Store: env.Store, Log: env.Log}), nil
 		}),
 		Commands: []platform.Command{manifestCommand()},
+		Template: config.TemplatePart{Name: "Slack", Text: templateText},
 	}
 }
 

@@ -88,6 +88,9 @@ func (a *Adapter) events(ctx context.Context, sm *socketmode.Client, in chat.Inb
 
 // eventsAPI handles one Events API envelope: a message goes through the intake gate, which
 // acknowledges it once it is in the log (intake.Gate); anything else is acknowledged at once.
+// Slack resends an envelope not acknowledged within seconds, and again after a reconnect,
+// and sends two events (message and app_mention) for one mention: the gate takes each
+// message once, by its key.
 func (a *Adapter) eventsAPI(ctx context.Context, sm *socketmode.Client, in chat.Inbox, req socketmode.Request, ev slackevents.EventsAPIEvent) {
 	ack := func() {
 		if err := sm.Ack(req); err != nil {

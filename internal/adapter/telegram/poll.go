@@ -149,7 +149,9 @@ func (a *Adapter) pollFailed(ctx context.Context, err error, pause time.Duration
 
 // handleBatch hands the messages of a batch of updates to the intake gate and waits until
 // each is logged. It returns the offset that confirms what was handled: past the last update,
-// or at the first whose message could not be logged, so Telegram sends it again.
+// or at the first whose message could not be logged, so Telegram sends it again. A batch
+// holds at most 100 updates (getUpdates' default limit), so a restarted mom is sent again at
+// most that many, fewer than the hub remembers of each channel to recognize a repeat.
 func (a *Adapter) handleBatch(ctx context.Context, in chat.Inbox, raws []json.RawMessage, offset int64) (int64, bool) {
 	failed := make([]bool, len(raws))
 	ids := make([]int64, len(raws))

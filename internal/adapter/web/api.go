@@ -22,7 +22,8 @@ import (
 const (
 	// maxText is the longest message, as in the terminal.
 	maxText = 1 << 20
-	// maxUpload is the largest file a person may attach, as on Slack.
+	// maxUpload is the largest file a person may attach: mom's limit for a file a person
+	// sends on the other platforms too.
 	maxUpload = 25 << 20
 	// maxFiles is how many files one message may carry.
 	maxFiles = 10
