@@ -29,9 +29,8 @@ import (
 
 	"github.com/mom-agent/mom/internal/adapter/fetch"
 	"github.com/mom-agent/mom/internal/adapter/intake"
+	"github.com/mom-agent/mom/internal/adapter/platform"
 	"github.com/mom-agent/mom/internal/chat"
-	"github.com/mom-agent/mom/internal/httpclient"
-	"github.com/mom-agent/mom/internal/store"
 )
 
 // MaxText is the longest message Discord takes, in characters.
@@ -54,17 +53,9 @@ const intents = gateway.IntentGuilds | gateway.IntentGuildMembers | gateway.Inte
 
 // Options configure an Adapter.
 type Options struct {
-	// Name is the adapter's key in config.json.
-	Name string
+	platform.Base
 	// Config holds the token and placement options.
 	Config Config
-	// Store receives downloaded attachments.
-	Store *store.Store
-	// HTTPClient is used for the REST API and attachment downloads; nil means a client with
-	// timeouts.
-	HTTPClient *http.Client
-	// Log receives connection news and failures.
-	Log *slog.Logger
 }
 
 // Adapter is a Discord bot as seen by mom.
@@ -92,15 +83,8 @@ type Adapter struct {
 
 // New returns an adapter that is not connected yet; Start connects it.
 func New(opts Options) *Adapter {
-	hc := opts.HTTPClient
-	if hc == nil {
-		hc = httpclient.New(2 * time.Minute)
-	}
-	log := opts.Log
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	log = log.With("adapter", opts.Name)
+	hc := opts.Client(2 * time.Minute)
+	log := opts.Logger()
 	api := strings.TrimRight(opts.Config.APIURL, "/")
 	if api == "" {
 		api = defaultAPI

@@ -3,6 +3,7 @@ package discord
 import (
 	"context"
 	"errors"
+	"github.com/mom-agent/mom/internal/adapter/platform"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -28,7 +29,7 @@ const (
 )
 
 func TestFromDiscord(t *testing.T) {
-	a := New(Options{Name: "guild"})
+	a := New(Options{Base: platform.Base{Name: "guild"}})
 	a.dir.setUser(chat.User{ID: ada, Username: "ada"})
 	a.dir.chans[general] = chat.Channel{ID: general, Name: "general"}
 	for _, tt := range []struct {
@@ -105,7 +106,7 @@ func newGuild(t *testing.T) (*fakediscord.Server, *store.Store) {
 // startOn starts an adapter named "guild" against s, with st for its files and logs.
 func startOn(t *testing.T, s *fakediscord.Server, st *store.Store) (*Adapter, *chattest.Inbox) {
 	t.Helper()
-	a := New(Options{Name: "guild", Store: st, Config: Config{
+	a := New(Options{Base: platform.Base{Name: "guild", Store: st}, Config: Config{
 		BotToken: s.Token(), APIURL: s.URL(), ReplyIn: config.ReplyInThread, Verbosity: config.Normal}})
 	in := &chattest.Inbox{}
 	if err := a.Start(context.Background(), in); err != nil {

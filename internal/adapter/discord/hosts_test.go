@@ -1,6 +1,7 @@
 package discord
 
 import (
+	"github.com/mom-agent/mom/internal/adapter/platform"
 	"testing"
 
 	"github.com/mom-agent/mom/internal/adapter/fetch/fetchtest"
@@ -18,5 +19,5 @@ func TestFileHosts(t *testing.T) {
 		"https://cdn.discordapp.com.attacker.example/attachments/1/2/a":         false,
 		"http://169.254.169.254/latest/meta-data/":                              false,
 	}
-	fetchtest.CheckHosts(t, New(Options{Name: "discord", Config: Config{APIURL: "http://127.0.0.1:4000/api"}}).fetch.Hosts, want)
+	fetchtest.CheckHosts(t, New(Options{Base: platform.Base{Name: "discord"}, Config: Config{APIURL: "http://127.0.0.1:4000/api"}}).fetch.Hosts, want)
 }

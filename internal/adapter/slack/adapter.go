@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -21,9 +20,8 @@ import (
 
 	"github.com/mom-agent/mom/internal/adapter/fetch"
 	"github.com/mom-agent/mom/internal/adapter/intake"
+	"github.com/mom-agent/mom/internal/adapter/platform"
 	"github.com/mom-agent/mom/internal/chat"
-	"github.com/mom-agent/mom/internal/httpclient"
-	"github.com/mom-agent/mom/internal/store"
 )
 
 // MaxText is the longest message mom posts, in characters. Slack takes up to 40,000 but
@@ -36,16 +34,9 @@ const maxAttachment = 25 << 20
 
 // Options configure an Adapter.
 type Options struct {
-	// Name is the adapter's key in config.json.
-	Name string
+	platform.Base
 	// Config holds the tokens and placement options.
 	Config Config
-	// Store receives downloaded attachments and tells which channels have history to catch up.
-	Store *store.Store
-	// HTTPClient is used for the Web API and file downloads; nil means a client with timeouts.
-	HTTPClient *http.Client
-	// Log receives connection news and failures.
-	Log *slog.Logger
 }
 
 // Adapter is a Slack workspace as seen by one bot user.
@@ -71,15 +62,8 @@ type Adapter struct {
 
 // New returns an adapter that is not connected yet; Start connects it.
 func New(opts Options) *Adapter {
-	hc := opts.HTTPClient
-	if hc == nil {
-		hc = httpclient.New(2 * time.Minute)
-	}
-	log := opts.Log
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	log = log.With("adapter", opts.Name)
+	hc := opts.Client(2 * time.Minute)
+	log := opts.Logger()
 	apiOpts := []slackgo.Option{slackgo.OptionHTTPClient(hc), slackgo.OptionAppLevelToken(opts.Config.AppToken)}
 	if u := opts.Config.APIURL; u != "" {
 		if !strings.HasSuffix(u, "/") {

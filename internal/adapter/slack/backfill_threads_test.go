@@ -3,6 +3,7 @@ package slack
 import (
 	"context"
 	"fmt"
+	"github.com/mom-agent/mom/internal/adapter/platform"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -57,7 +58,7 @@ func TestBackfillFindsThreadsWithOldParents(t *testing.T) {
 	s.Say("C1", "U1", "noted", fakeslack.InThread(broadcasted), fakeslack.Silently(), at(7))
 	s.RateLimit("conversations.replies", 1, time.Second)
 
-	a := New(Options{Name: "acme", Store: st, Config: Config{
+	a := New(Options{Base: platform.Base{Name: "acme", Store: st}, Config: Config{
 		BotToken: s.BotToken(), AppToken: s.AppToken(), APIURL: s.URL()}})
 	in := &chattest.Inbox{}
 	if err := a.Start(context.Background(), in); err != nil {

@@ -1,6 +1,7 @@
 package slack
 
 import (
+	"github.com/mom-agent/mom/internal/adapter/platform"
 	"testing"
 
 	"github.com/mom-agent/mom/internal/adapter/fetch/fetchtest"
@@ -19,5 +20,5 @@ func TestFileHosts(t *testing.T) {
 		"http://127.0.0.1:4001/files-pri/T0-F0/notes.txt":            false,
 		"https://slack-files.com/T0-F0-0000000000":                   false,
 	}
-	fetchtest.CheckHosts(t, New(Options{Name: "acme", Config: Config{APIURL: "http://127.0.0.1:4000/api/"}}).fetch.Hosts, want)
+	fetchtest.CheckHosts(t, New(Options{Base: platform.Base{Name: "acme"}, Config: Config{APIURL: "http://127.0.0.1:4000/api/"}}).fetch.Hosts, want)
 }

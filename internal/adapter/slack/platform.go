@@ -29,7 +29,7 @@ func Platform() platform.Spec {
 		Name:   "Slack",
 		Config: configPlatform(),
 		New: platform.Build(func(name string, c *Config, env platform.Env) (chat.Adapter, error) {
-			return New(Options{Name: name, Config: *c, Store: env.Store, Log: env.Log}), nil
+			return New(Options{Base: env.Base(name), Config: *c}), nil
 		}),
 		Commands: []platform.Command{manifestCommand()},
 		Template: config.TemplatePart{Name: "Slack", Text: templateText},

@@ -1,6 +1,7 @@
 package slack
 
 import (
+	"github.com/mom-agent/mom/internal/adapter/platform"
 	"strings"
 	"testing"
 
@@ -8,7 +9,7 @@ import (
 )
 
 func testAdapter() *Adapter {
-	a := New(Options{Name: "acme"})
+	a := New(Options{Base: platform.Base{Name: "acme"}})
 	a.dir.byID["U1"] = chat.User{ID: "U1", Username: "ada"}
 	a.dir.chans["C1"] = chat.Channel{ID: "C1", Name: "general"}
 	return a

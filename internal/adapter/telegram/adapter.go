@@ -27,9 +27,8 @@ import (
 
 	"github.com/mom-agent/mom/internal/adapter/fetch"
 	"github.com/mom-agent/mom/internal/adapter/intake"
+	"github.com/mom-agent/mom/internal/adapter/platform"
 	"github.com/mom-agent/mom/internal/chat"
-	"github.com/mom-agent/mom/internal/httpclient"
-	"github.com/mom-agent/mom/internal/store"
 )
 
 // MaxText is the longest message Telegram takes, in UTF-16 code units of its visible text.
@@ -46,17 +45,9 @@ const defaultAPIURL = "https://api.telegram.org"
 
 // Options configure an Adapter.
 type Options struct {
-	// Name is the adapter's key in config.json.
-	Name string
+	platform.Base
 	// Config holds the token and options.
 	Config Config
-	// Store receives downloaded attachments.
-	Store *store.Store
-	// HTTPClient is used for every call and download; nil means a client with timeouts that
-	// suit long polling.
-	HTTPClient *http.Client
-	// Log receives connection news and failures.
-	Log *slog.Logger
 }
 
 // Adapter is one Telegram bot.
@@ -81,16 +72,9 @@ type Adapter struct {
 
 // New returns an adapter that is not connected yet; Start connects it.
 func New(opts Options) (*Adapter, error) {
-	hc := opts.HTTPClient
-	if hc == nil {
-		// Longer than a long poll, shorter than forever: a call that hangs is given up.
-		hc = httpclient.New(pollTimeout + time.Minute)
-	}
-	log := opts.Log
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	log = log.With("adapter", opts.Name)
+	// Longer than a long poll, shorter than forever: a call that hangs is given up.
+	hc := opts.Client(pollTimeout + time.Minute)
+	log := opts.Logger()
 	base := strings.TrimRight(opts.Config.APIURL, "/")
 	if base == "" {
 		base = defaultAPIURL

@@ -3,6 +3,7 @@ package telegram
 import (
 	"context"
 	"errors"
+	"github.com/mom-agent/mom/internal/adapter/platform"
 	"sync"
 	"testing"
 	"time"
@@ -138,7 +139,7 @@ func TestUpdatesAreConfirmedOnlyOnceLogged(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	a, err := New(Options{Name: "tg", Store: st, Config: Config{BotToken: s.Token(), APIURL: s.URL()}})
+	a, err := New(Options{Base: platform.Base{Name: "tg", Store: st}, Config: Config{BotToken: s.Token(), APIURL: s.URL()}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package telegram
 
 import (
+	"github.com/mom-agent/mom/internal/adapter/platform"
 	"testing"
 
 	"github.com/mom-agent/mom/internal/adapter/fetch/fetchtest"
@@ -22,7 +23,7 @@ func TestFileHosts(t *testing.T) {
 			"http://127.0.0.1:8082/file/bot1:abc/photos/file_2.jpg":       false,
 		},
 	} {
-		a, err := New(Options{Name: "tg", Config: Config{BotToken: "1:abc", APIURL: api}})
+		a, err := New(Options{Base: platform.Base{Name: "tg"}, Config: Config{BotToken: "1:abc", APIURL: api}})
 		if err != nil {
 			t.Fatal(err)
 		}

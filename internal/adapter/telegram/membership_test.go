@@ -2,6 +2,7 @@ package telegram
 
 import (
 	"context"
+	"github.com/mom-agent/mom/internal/adapter/platform"
 	"slices"
 	"strconv"
 	"strings"
@@ -59,7 +60,7 @@ func TestMemberChannels(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	a, err := New(Options{Name: "tg", Store: st, Config: Config{BotToken: s.Token(), APIURL: s.URL()}})
+	a, err := New(Options{Base: platform.Base{Name: "tg", Store: st}, Config: Config{BotToken: s.Token(), APIURL: s.URL()}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,7 +23,7 @@ func Platform() platform.Spec {
 		Name:   "Telegram",
 		Config: configPlatform(),
 		New: platform.Build(func(name string, c *Config, env platform.Env) (chat.Adapter, error) {
-			return New(Options{Name: name, Config: *c, Store: env.Store, Log: env.Log})
+			return New(Options{Base: env.Base(name), Config: *c})
 		}),
 		Template: config.TemplatePart{Name: "Telegram", Text: templateText},
 	}
