@@ -42,6 +42,10 @@ type Options struct {
 	// Environ is mom's environment in os.Environ() form, from which custom tools get what the
 	// sandbox allows; nil means os.Environ().
 	Environ []string
+	// Platforms builds the adapters; nil means adapter.Builtin(). Tests give a registry whose
+	// platform talks to a fake in-process, where the platform's service cannot be faked on the
+	// network.
+	Platforms *adapter.Registry
 }
 
 // App is an opened mom. Its fields are set by Open and not changed after.
@@ -53,6 +57,8 @@ type App struct {
 	Store  *store.Store
 	Agent  *agent.Agent
 	Hub    *hub.Hub
+	// Platforms is the registry the adapters are built through.
+	Platforms *adapter.Registry
 
 	// custom runs the custom tools' MCP servers and watches their folders.
 	custom *customtools.Registry
@@ -76,11 +82,14 @@ func Open(dir string, cfg *config.Config, opts Options) (*App, error) {
 	if opts.Environ == nil {
 		opts.Environ = os.Environ()
 	}
+	if opts.Platforms == nil {
+		opts.Platforms = adapter.Builtin()
+	}
 	unlock, err := lockDataDir(dir)
 	if err != nil {
 		return nil, err
 	}
-	a := &App{Dir: dir, Config: cfg, Log: opts.Log, unlock: unlock}
+	a := &App{Dir: dir, Config: cfg, Log: opts.Log, Platforms: opts.Platforms, unlock: unlock}
 	if err := a.build(opts); err != nil {
 		a.close()
 		return nil, err
@@ -125,7 +134,7 @@ func (a *App) build(opts Options) error {
 			MaxRetries: a.Config.Retry.MaxRetries, BaseDelay: a.Config.Retry.BaseDelay, MaxDelay: a.Config.Retry.MaxDelay,
 		},
 		Compaction:   agent.CompactionSettings(a.Config.Compaction),
-		PlatformName: adapter.Builtin().Name,
+		PlatformName: a.Platforms.Name,
 	})
 	a.Hub = hub.New(st, a.Agent, a.Log, hub.Options{MaxConcurrentRuns: a.Config.MaxConcurrentRuns})
 	return nil
@@ -145,7 +154,7 @@ func (a *App) Serve(ctx context.Context, env adapter.Env) ([]chat.Adapter, error
 	env.Store, env.Log, env.Adapters = a.Store, a.Log, names
 	var adapters []chat.Adapter
 	for _, ac := range cfg.Adapters {
-		ad, err := adapter.Builtin().Build(ac, env)
+		ad, err := a.Platforms.Build(ac, env)
 		if err != nil {
 			return nil, err
 		}

@@ -38,6 +38,10 @@ type World struct {
 	Env map[string]string
 	// LocalUser is the person at the terminal.
 	LocalUser chat.User
+	// Platforms reads the config and builds the adapters; New sets adapter.Builtin(). A
+	// platform whose service cannot be faked on the network puts a Spec here that builds its
+	// adapter on an in-process fake.
+	Platforms *adapter.Registry
 
 	app    *app.App
 	cancel context.CancelFunc
@@ -55,6 +59,7 @@ func New(t testing.TB) *World {
 		T: t, Dir: filepath.Join(t.TempDir(), "data"), LLM: llm,
 		Env:       map[string]string{"MOM_SANDBOX": "host"},
 		LocalUser: chat.User{ID: "ada", Username: "ada"},
+		Platforms: adapter.Builtin(),
 	}
 	if err := os.MkdirAll(w.Dir, 0o755); err != nil {
 		t.Fatal(err)
@@ -112,7 +117,7 @@ func (w *World) StartErr() (*app.App, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := config.Parse(data, path, lookup, adapter.Builtin().Config()...)
+	cfg, err := config.Parse(data, path, lookup, w.Platforms.Config()...)
 	if err != nil {
 		return nil, err
 	}
@@ -123,7 +128,7 @@ func (w *World) StartErr() (*app.App, error) {
 		return nil, err
 	}
 	log := slog.New(slog.NewTextHandler(&w.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	a, err := app.Open(w.Dir, cfg, app.Options{Log: log, Stderr: &w.logs, Getenv: getenv, Environ: w.environ()})
+	a, err := app.Open(w.Dir, cfg, app.Options{Log: log, Stderr: &w.logs, Getenv: getenv, Environ: w.environ(), Platforms: w.Platforms})
 	if err != nil {
 		return nil, err
 	}
