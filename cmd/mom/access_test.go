@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/mom-agent/mom/internal/apptest"
 	"strings"
 	"testing"
 
@@ -35,7 +36,7 @@ func TestRefusedDMIsAnsweredOnceAndLogged(t *testing.T) {
 	if n := len(w.llm.Requests()); n != 0 {
 		t.Errorf("a refused DM reached the model (%d requests)", n)
 	}
-	lines := jsonLines(t, w.channelDir("terminal", "local")+"/log.jsonl")
+	lines := apptest.JSONLines(t, w.channelDir("terminal", "local")+"/log.jsonl")
 	if len(lines) != 2 || lines[0]["text"] != "hello" || lines[1]["text"] != "hello again" {
 		t.Errorf("refused messages were not logged: %v", lines)
 	}

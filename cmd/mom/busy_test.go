@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/mom-agent/mom/internal/apptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,7 +26,7 @@ func (g gate) command() string {
 	return "touch " + g.started + "; while [ ! -e " + g.released + " ]; do sleep 0.01; done; echo released"
 }
 
-func (g gate) waitStarted() { waitForFile(g.t, g.started) }
+func (g gate) waitStarted() { apptest.WaitForFile(g.t, g.started) }
 
 func (g gate) release() {
 	if err := os.WriteFile(g.released, nil, 0o644); err != nil {

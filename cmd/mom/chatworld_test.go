@@ -66,23 +66,6 @@ func (cw *chatWorld) stop() {
 	cw.p.terminate()
 }
 
-// awaitMessage waits with wait (a fake's WaitFor, or eventually) until a message of list()
-// matches, and returns it; what names the wait in a failure.
-func awaitMessage[M any](t testing.TB, wait func(testing.TB, string, func() bool), what string, list func() []M, match func(M) bool) M {
-	t.Helper()
-	var found M
-	wait(t, what, func() bool {
-		for _, m := range list() {
-			if match(m) {
-				found = m
-				return true
-			}
-		}
-		return false
-	})
-	return found
-}
-
 // socketFake is a fake whose clients hold a socket that can be cut: Slack's Socket Mode and
 // Discord's gateway.
 type socketFake interface {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/mom-agent/mom/internal/apptest"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -92,7 +93,7 @@ func TestCompactionKillDuringSummary(t *testing.T) {
 	if !bytes.HasPrefix(killed, before) {
 		t.Fatal("context.jsonl was rewritten, not appended to")
 	}
-	for _, l := range jsonLines(t, ctxPath) {
+	for _, l := range apptest.JSONLines(t, ctxPath) {
 		if l["type"] == "compaction" {
 			t.Fatal("a compaction entry without a summary")
 		}
@@ -115,7 +116,7 @@ func TestCompactionKillDuringSummary(t *testing.T) {
 	if !bytes.HasPrefix(after, killed) {
 		t.Fatal("context.jsonl was rewritten by the compaction")
 	}
-	lines := jsonLines(t, ctxPath)
+	lines := apptest.JSONLines(t, ctxPath)
 	if last := lines[len(lines)-1]; last["type"] != "compaction" || !strings.Contains(fmt.Sprint(last["summary"]), "SUMMARY-AFTER-RESTART") {
 		t.Fatalf("last entry %v, want the compaction", last)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/mom-agent/mom/internal/apptest"
 	"strings"
 	"testing"
 
@@ -48,7 +49,7 @@ func newDiscordWorld(t testing.TB, settings string, opts ...fakediscord.Option) 
 // botSays waits for a message from the bot in a channel or thread whose text contains want.
 func (dw *discordWorld) botSays(channel, want string) fakediscord.Message {
 	dw.t.Helper()
-	return awaitMessage(dw.t, dw.d.WaitFor, fmt.Sprintf("the bot to say %q in %s", want, channel),
+	return apptest.AwaitMessage(dw.t, dw.d.WaitFor, fmt.Sprintf("the bot to say %q in %s", want, channel),
 		func() []fakediscord.Message { return dw.d.Messages(channel) },
 		func(m fakediscord.Message) bool { return m.Author == dBot && strings.Contains(m.Content, want) })
 }

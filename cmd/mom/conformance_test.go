@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/mom-agent/mom/internal/apptest"
 	"html"
 	"os"
 	"path/filepath"
@@ -168,7 +169,7 @@ func (s *suite) mention(channel, from, text string) {
 // botSays waits until the bot shows want in channel, and returns the message holding it.
 func (s *suite) botSays(channel, want string) string {
 	s.t.Helper()
-	return awaitMessage(s.t, eventually, fmt.Sprintf("the bot to show %q in %s", want, channel),
+	return apptest.AwaitMessage(s.t, apptest.Eventually, fmt.Sprintf("the bot to show %q in %s", want, channel),
 		func() []string { return s.pf.shown(channel) },
 		func(m string) bool { return strings.Contains(m, want) })
 }
@@ -185,7 +186,7 @@ func (s *suite) requests(want int, why string) []*fakellm.Request {
 
 // log returns a channel's log.jsonl lines.
 func (s *suite) log(channel string) []map[string]any {
-	return jsonLines(s.t, filepath.Join(s.channelDir("chat", channel), "log.jsonl"))
+	return apptest.JSONLines(s.t, filepath.Join(s.channelDir("chat", channel), "log.jsonl"))
 }
 
 func behaviours() []behaviour {
@@ -428,7 +429,7 @@ func behaviours() []behaviour {
 			s.run("")
 			s.mention(s.c.group, s.c.admin, "anything new?")
 			s.waitRequests(2)
-			eventually(s.t, "the status message to be taken back", func() bool {
+			apptest.Eventually(s.t, "the status message to be taken back", func() bool {
 				return s.pf.deleted(s.c.group) > 0 && len(s.pf.shown(s.c.group)) == 0
 			})
 			s.stop()
@@ -454,7 +455,7 @@ func behaviours() []behaviour {
 			s.pf.say(s.t, said{channel: s.c.group, from: s.c.user, text: "said while the connection was down"})
 			close(hold)
 			s.botSays(s.c.group, "survived the drop")
-			eventually(s.t, "mom to reconnect", s.pf.reconnected)
+			apptest.Eventually(s.t, "mom to reconnect", s.pf.reconnected)
 			if s.pf.lacks(featureChatter) == "" {
 				s.mention(s.c.group, s.c.admin, "anything I missed?")
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/mom-agent/mom/internal/apptest"
 	"net/url"
 	"path"
 	"slices"
@@ -84,7 +85,7 @@ func (wp *webPlatform) started(t testing.TB, p *proc) {
 		wp.wg.Add(1)
 		go wp.browse()
 	})
-	eventually(t, "the page to load", func() bool {
+	apptest.Eventually(t, "the page to load", func() bool {
 		wp.mu.Lock()
 		defer wp.mu.Unlock()
 		return wp.loads > 0

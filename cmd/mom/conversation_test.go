@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/mom-agent/mom/internal/apptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -78,7 +79,7 @@ func TestTerminalConversationWithEveryTool(t *testing.T) {
 // checkLog checks log.jsonl line by line: the person's message, then mom's reply.
 func checkLog(t *testing.T, path string) {
 	t.Helper()
-	lines := jsonLines(t, path)
+	lines := apptest.JSONLines(t, path)
 	if len(lines) != 2 {
 		t.Fatalf("log.jsonl has %d lines, want 2: %v", len(lines), lines)
 	}
@@ -107,7 +108,7 @@ func checkLog(t *testing.T, path string) {
 // checkContext checks context.jsonl against pi's session format v3.
 func checkContext(t *testing.T, path string) {
 	t.Helper()
-	lines := jsonLines(t, path)
+	lines := apptest.JSONLines(t, path)
 	head := lines[0]
 	if head["type"] != "session" || head["version"] != float64(3) || head["cwd"] == nil {
 		t.Fatalf("header = %v", head)

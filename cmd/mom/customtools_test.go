@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/mom-agent/mom/internal/apptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -182,7 +183,7 @@ func TestCustomToolsInvokeMCPAndExecutable(t *testing.T) {
 		t.Errorf("the executable got the MCP server's variable:\n%s", env)
 	}
 	// The details of both kinds are kept with the results.
-	lines := jsonLines(t, filepath.Join(w.channelDir("run", "local"), "context.jsonl"))
+	lines := apptest.JSONLines(t, filepath.Join(w.channelDir("run", "local"), "context.jsonl"))
 	var details []string
 	for _, l := range lines {
 		if m, ok := l["message"].(map[string]any); ok && m["role"] == "toolResult" {
@@ -248,7 +249,7 @@ func checkGone(t *testing.T, dir string) {
 		t.Fatal(err)
 	}
 	// The killed child is reaped by init; wait until it is gone rather than a zombie.
-	eventually(t, fmt.Sprintf("the tool's child %d to be killed", pid), func() bool {
+	apptest.Eventually(t, fmt.Sprintf("the tool's child %d to be killed", pid), func() bool {
 		return syscall.Kill(pid, 0) != nil
 	})
 }
@@ -275,7 +276,7 @@ func TestCustomToolStopped(t *testing.T) {
 	w.llm.Enqueue(fakellm.Calls(invoke("toolu_hang", "hang", nil)), fakellm.Text("back again"))
 	p := w.start()
 	p.send("wait for it")
-	waitForFile(t, filepath.Join(dir, "pid"))
+	apptest.WaitForFile(t, filepath.Join(dir, "pid"))
 	p.send("stop")
 	p.waitFor("Stopped.")
 	checkGone(t, dir)
@@ -317,7 +318,7 @@ func TestCustomToolsMCPServerRestarts(t *testing.T) {
 	if err := os.Remove(stayDown); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "the server to start again", func() bool {
+	apptest.Eventually(t, "the server to start again", func() bool {
 		return strings.Count(p.err.String(), "MCP server started") >= 2
 	})
 	p.send("try again")

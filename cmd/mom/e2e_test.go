@@ -1,17 +1,15 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/mom-agent/mom/internal/apptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -47,10 +45,6 @@ func TestMain(m *testing.M) {
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
-
-// hangGuard bounds how long a test waits for the binary before it gives up and shows what it
-// saw. It guards against hangs; no test asserts on timing.
-const hangGuard = 60 * time.Second
 
 // world is one data directory with a fake model, and the environment mom runs in.
 type world struct {
@@ -127,7 +121,7 @@ type result struct {
 // mom runs the binary to its end with args (the data directory is not added) and stdin.
 func (w *world) mom(stdin string, args ...string) result {
 	w.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
+	ctx, cancel := context.WithTimeout(context.Background(), apptest.HangGuard)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, momBinary, args...)
 	cmd.Env = w.env
@@ -170,7 +164,7 @@ type proc struct {
 		Write([]byte) (int, error)
 		Close() error
 	}
-	out, err *syncBuffer
+	out, err *apptest.SyncBuffer
 	done     chan struct{}
 	waitErr  error
 }
@@ -185,7 +179,7 @@ func (w *world) start(extraArgs ...string) *proc {
 	if err != nil {
 		w.t.Fatal(err)
 	}
-	p := &proc{t: w.t, cmd: cmd, stdin: stdin, out: &syncBuffer{}, err: &syncBuffer{}, done: make(chan struct{})}
+	p := &proc{t: w.t, cmd: cmd, stdin: stdin, out: &apptest.SyncBuffer{}, err: &apptest.SyncBuffer{}, done: make(chan struct{})}
 	cmd.Stdout, cmd.Stderr = p.out, p.err
 	if err := cmd.Start(); err != nil {
 		w.t.Fatal(err)
@@ -227,9 +221,9 @@ func (p *proc) waitForErr(s string) {
 }
 
 // waitOutput waits until buf holds s n times, failing at once if mom exits first.
-func (p *proc) waitOutput(buf *syncBuffer, verb, s string, n int) {
+func (p *proc) waitOutput(buf *apptest.SyncBuffer, verb, s string, n int) {
 	p.t.Helper()
-	deadline := time.Now().Add(hangGuard)
+	deadline := time.Now().Add(apptest.HangGuard)
 	for strings.Count(buf.String(), s) < n {
 		select {
 		case <-p.done:
@@ -262,7 +256,7 @@ func (p *proc) wait() int {
 	p.t.Helper()
 	select {
 	case <-p.done:
-	case <-time.After(hangGuard):
+	case <-time.After(apptest.HangGuard):
 		p.t.Fatalf("mom did not exit\nstdout:\n%s\nstderr:\n%s", p.out, p.err)
 	}
 	var ee *exec.ExitError
@@ -275,78 +269,14 @@ func (p *proc) wait() int {
 	return 0
 }
 
-// syncBuffer is a bytes.Buffer safe for the process's writes and the test's reads.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // waitRequests waits until the fake model has received n requests and returns them.
 func (w *world) waitRequests(n int) []*fakellm.Request {
 	w.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
+	ctx, cancel := context.WithTimeout(context.Background(), apptest.HangGuard)
 	defer cancel()
 	reqs, err := w.llm.WaitRequests(ctx, n)
 	if err != nil {
 		w.t.Fatalf("waiting for %d model requests: %v (got %d)", n, err, len(w.llm.Requests()))
 	}
 	return reqs
-}
-
-// jsonLines reads a JSONL file into generic objects, failing on any line that does not parse.
-func jsonLines(t *testing.T, path string) []map[string]any {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var lines []map[string]any
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 64<<20)
-	for sc.Scan() {
-		var v map[string]any
-		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
-			t.Fatalf("%s: line %d does not parse: %v\n%s", path, len(lines)+1, err, sc.Bytes())
-		}
-		lines = append(lines, v)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return lines
-}
-
-// waitForFile waits until path exists.
-func waitForFile(t testing.TB, path string) {
-	t.Helper()
-	eventually(t, path+" to appear", func() bool {
-		_, err := os.Stat(path)
-		return err == nil
-	})
-}
-
-// eventually waits until cond holds. The bound guards against hangs; no test asserts on
-// how long anything takes.
-func eventually(t testing.TB, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(hangGuard)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
 }

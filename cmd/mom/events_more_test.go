@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/mom-agent/mom/internal/apptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -76,7 +77,7 @@ func TestEventPeriodicFiresEachMinuteAndStays(t *testing.T) {
 	w.writeEvent("minutely.json", body)
 	t.Parallel()
 
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute+hangGuard)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute+apptest.HangGuard)
 	defer cancel()
 	if _, err := w.llm.WaitRequests(ctx, 2); err != nil {
 		t.Fatalf("waiting for two fires: %v\nstdout:\n%s\nstderr:\n%s", err, p.out, p.err)
@@ -140,7 +141,7 @@ func TestEventOneShotFollowsItsFile(t *testing.T) {
 	if time.Now().After(old) {
 		t.Fatalf("the files were changed only after their old time %s, so this run cannot tell a cancelled event from one that ran; the machine is far too slow", old.Format(time.RFC3339Nano))
 	}
-	eventually(t, "the barrier to run and its file to be deleted", func() bool { return !slices.Contains(w.eventFiles(), "barrier.json") })
+	apptest.Eventually(t, "the barrier to run and its file to be deleted", func() bool { return !slices.Contains(w.eventFiles(), "barrier.json") })
 	if got := prompts(w.llm.Requests()); len(got) != 1 || !strings.Contains(got[0], "[EVENT:barrier.json:one-shot:") {
 		t.Fatalf("the model was asked %q; want only the barrier's prompt", got)
 	}
@@ -154,7 +155,7 @@ func TestEventOneShotFollowsItsFile(t *testing.T) {
 	// read after its time is deleted unrun.
 	moved := time.Now().Add(2 * time.Second)
 	w.writeEvent("sooner.json", oneShotEvent("Moved up", moved))
-	eventually(t, "the moved one-shot to run and its file to be deleted", func() bool { return !slices.Contains(w.eventFiles(), "sooner.json") })
+	apptest.Eventually(t, "the moved one-shot to run and its file to be deleted", func() bool { return !slices.Contains(w.eventFiles(), "sooner.json") })
 	want := "[EVENT:sooner.json:one-shot:" + moved.Format(time.RFC3339Nano) + "] Moved up"
 	if got := prompts(w.llm.Requests()); len(got) != 2 || !strings.Contains(got[1], want) {
 		t.Errorf("the model was asked %q; want the barrier's prompt, then %q", got, want)
@@ -186,10 +187,10 @@ func TestEventStartUpDropsWhatWasMissed(t *testing.T) {
 	p.waitForErr("mom is running")
 	p.waitForErr(`msg="deleting a stale immediate event written while mom was not running" file=stale.json`)
 	p.waitForErr(`msg="deleting a one-shot event whose time has passed" file=past.json`)
-	eventually(t, "the stale and past files to be deleted", func() bool { return len(w.eventFiles()) == 1 })
+	apptest.Eventually(t, "the stale and past files to be deleted", func() bool { return len(w.eventFiles()) == 1 })
 	// A run caught up at start-up would be asked before this one, written later.
 	w.writeEvent("fresh.json", immediateEvent("Fresh"))
-	eventually(t, "the fresh event to run and its file to be deleted", func() bool { return !slices.Contains(w.eventFiles(), "fresh.json") })
+	apptest.Eventually(t, "the fresh event to run and its file to be deleted", func() bool { return !slices.Contains(w.eventFiles(), "fresh.json") })
 	if got := prompts(w.llm.Requests()); len(got) != 1 || !strings.Contains(got[0], "[EVENT:fresh.json:immediate] Fresh") {
 		t.Errorf("the model was asked %q; want only the fresh event's prompt", got)
 	}
@@ -209,7 +210,7 @@ func TestEventAgentErrorInTheTerminal(t *testing.T) {
 	p.waitForErr("mom is running")
 	w.writeEvent("hook.json", immediateEvent("CI finished"))
 	p.waitFor("error: ")
-	eventually(t, "the event file to be deleted after the failed run", func() bool { return len(w.eventFiles()) == 0 })
+	apptest.Eventually(t, "the event file to be deleted after the failed run", func() bool { return len(w.eventFiles()) == 0 })
 	if code := p.quit(); code != 0 {
 		t.Errorf("exit %d", code)
 	}
@@ -233,7 +234,7 @@ func TestEventAgentErrorInSlack(t *testing.T) {
 	if !strings.Contains(msg.Text, "the conversation is malformed") {
 		t.Errorf("the channel is told %q; want the model's reason", msg.Text)
 	}
-	eventually(t, "the event file to be deleted after the failed run", func() bool { return len(sw.eventFiles()) == 0 })
+	apptest.Eventually(t, "the event file to be deleted after the failed run", func() bool { return len(sw.eventFiles()) == 0 })
 	sw.stop()
 	if n := len(sw.llm.Requests()); n != 1 {
 		t.Errorf("the model got %d requests, want 1 (no retry)", n)

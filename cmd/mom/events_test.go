@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/mom-agent/mom/internal/apptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -62,7 +63,7 @@ func TestEventImmediateAndOneShotRunInTheTerminal(t *testing.T) {
 	if !strings.Contains(p.out.String(), "(starting event hook.json)") {
 		t.Errorf("the terminal does not say an event started:\n%s", p.out)
 	}
-	eventually(t, "the event files to be deleted after running", func() bool { return len(w.eventFiles()) == 0 })
+	apptest.Eventually(t, "the event files to be deleted after running", func() bool { return len(w.eventFiles()) == 0 })
 	if code := p.quit(); code != 0 {
 		t.Errorf("exit %d", code)
 	}
@@ -120,7 +121,7 @@ func TestEventInvalidFileIsSetAside(t *testing.T) {
 	p := w.start()
 	p.waitForErr("mom is running")
 	w.writeEvent("bad.json", `{"type": "periodic", "channelId": "local", "text": "x", "schedule": "0 9 * * *", "timezone": "Mars/Base"}`)
-	waitForFile(t, filepath.Join(w.eventsDir(), ".invalid", "bad.json.error.txt"))
+	apptest.WaitForFile(t, filepath.Join(w.eventsDir(), ".invalid", "bad.json.error.txt"))
 	p.waitForErr("invalid event file moved aside")
 	res := w.mom("", "events", w.dir)
 	if !strings.Contains(res.stdout, `.invalid/bad.json  INVALID (set aside): "timezone": "Mars/Base" is not an IANA time zone`) {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/mom-agent/mom/internal/apptest"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -63,7 +64,7 @@ func TestTelegramStrangersGroupIsRefusedAndLeft(t *testing.T) {
 	if n := len(w.tg.Messages(evesGroup, 0)) - 2; n != 1 {
 		t.Errorf("mom said %d things in the stranger's group, want one notice", n)
 	}
-	lines := jsonLines(t, filepath.Join(w.channelDir("tg", strconv.FormatInt(evesGroup, 10)), "log.jsonl"))
+	lines := apptest.JSONLines(t, filepath.Join(w.channelDir("tg", strconv.FormatInt(evesGroup, 10)), "log.jsonl"))
 	if len(lines) == 0 || !strings.Contains(fmt.Sprint(lines[0]["text"]), "eve-secret-command") {
 		t.Errorf("the refused message was not logged: %v", lines)
 	}
@@ -89,7 +90,7 @@ func TestTelegramWithoutAdminsRefusesGroupsAndSaysSo(t *testing.T) {
 	tg.WaitFor(t, "mom to poll for updates", tg.Polling)
 	p.waitForErr("adapter tg has no")
 	tg.Say(tgGroup, tgAda, "@mom_bot hello")
-	awaitMessage(t, tg.WaitFor, "the refusal", func() []faketg.Message { return tg.Messages(tgGroup, 0) },
+	apptest.AwaitMessage(t, tg.WaitFor, "the refusal", func() []faketg.Message { return tg.Messages(tgGroup, 0) },
 		func(m faketg.Message) bool {
 			return m.From == tg.Bot().ID && strings.Contains(m.Text, "only work in groups")
 		})
@@ -153,7 +154,7 @@ func TestSlackGroupDMFollowsTheDMPolicy(t *testing.T) {
 	if !looked {
 		t.Error("the group DM known only from an app_mention was not looked up (conversations.info)")
 	}
-	lines := jsonLines(t, filepath.Join(sw.channelDir("acme", teamDM), "log.jsonl"))
+	lines := apptest.JSONLines(t, filepath.Join(sw.channelDir("acme", teamDM), "log.jsonl"))
 	if len(lines) == 0 || lines[0]["isGroupDM"] != true || lines[0]["isDM"] == true {
 		t.Errorf("a group DM message should be logged as one (isGroupDM, not isDM): %v", lines)
 	}
@@ -177,7 +178,7 @@ func TestSlackAppPostingForAPersonIsABot(t *testing.T) {
 	if got := sw.llm.Requests()[0].LastUserText(); strings.Contains(lastLine(got), "app-secret-command") {
 		t.Errorf("the app's message was the run's trigger:\n%s", got)
 	}
-	lines := jsonLines(t, filepath.Join(sw.channelDir("acme", general), "log.jsonl"))
+	lines := apptest.JSONLines(t, filepath.Join(sw.channelDir("acme", general), "log.jsonl"))
 	if len(lines) < 2 || lines[0]["sender"].(map[string]any)["isBot"] != true || lines[1]["sender"].(map[string]any)["isBot"] == true {
 		t.Errorf("log.jsonl = %v; want the app's message as a bot's and ada's as hers", lines)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/mom-agent/mom/internal/apptest"
 	"io"
 	"net"
 	"net/http"
@@ -70,14 +71,14 @@ func TestHealthWithoutTheWebChat(t *testing.T) {
 
 	sw.slack.RateLimit("apps.connections.open", 1000, time.Second)
 	sw.slack.DropSocket()
-	eventually(t, "/readyz to report the lost socket", func() bool {
+	apptest.Eventually(t, "/readyz to report the lost socket", func() bool {
 		s, b := probeHealth(t, base, "/readyz")
 		return s == 503 && b == "not connected: acme\n"
 	})
 	expect("while the socket is down", "/healthz", 200, "ok\n")
 
 	sw.slack.RateLimit("apps.connections.open", 0, time.Second)
-	eventually(t, "/readyz to report the reconnected socket", func() bool {
+	apptest.Eventually(t, "/readyz to report the reconnected socket", func() bool {
 		s, b := probeHealth(t, base, "/readyz")
 		return s == 200 && b == "ready\n"
 	})
@@ -113,7 +114,7 @@ func TestHealthBesideTheWebChat(t *testing.T) {
 		t.Errorf("once connected, the two addresses do not both say ready and ok\n%s", ww.p.err)
 	}
 	s.Close()
-	eventually(t, "both addresses to report Slack", func() bool { return both("/readyz", 503, "not connected: acme\n") })
+	apptest.Eventually(t, "both addresses to report Slack", func() bool { return both("/readyz", 503, "not connected: acme\n") })
 	ww.stop()
 }
 

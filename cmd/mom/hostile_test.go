@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"github.com/mom-agent/mom/internal/apptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -220,8 +221,8 @@ ln -s ../../../config.json .invalid/bad.json.error.txt && echo 'not json' > bad.
 		if got["plant"] != "planted" {
 			t.Fatalf("the attack could not be set up: %q", got["plant"])
 		}
-		waitForFile(t, h.data("workspace/events/.invalid/bad.json"))
-		eventually(t, "the note to replace the link", func() bool {
+		apptest.WaitForFile(t, h.data("workspace/events/.invalid/bad.json"))
+		apptest.Eventually(t, "the note to replace the link", func() bool {
 			fi, err := os.Lstat(h.data("workspace/events/.invalid/bad.json.error.txt"))
 			return err == nil && fi.Mode().IsRegular()
 		})
@@ -337,7 +338,7 @@ func (h *hostile) hugeEventFile() {
 		if got["huge"] != "made" {
 			t.Fatalf("the attack could not be set up: %q", got["huge"])
 		}
-		waitForFile(t, h.data("workspace/events/.invalid/huge.json.error.txt"))
+		apptest.WaitForFile(t, h.data("workspace/events/.invalid/huge.json.error.txt"))
 		h.attack(map[string]string{"alive": "true"}) // mom still answers
 	})
 }

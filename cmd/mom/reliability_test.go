@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/mom-agent/mom/internal/apptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -53,7 +54,7 @@ func TestBadKeyEndsWithAClearMessage(t *testing.T) {
 		t.Errorf("stderr does not explain the 401 and where the key came from:\n%s", res.stderr)
 	}
 	// The history says how the question ended, as people were told.
-	lines := jsonLines(t, filepath.Join(w.channelDir("run", "local"), "log.jsonl"))
+	lines := apptest.JSONLines(t, filepath.Join(w.channelDir("run", "local"), "log.jsonl"))
 	if len(lines) != 2 || lines[0]["text"] != "hello" ||
 		!strings.HasPrefix(lines[1]["text"].(string), "Sorry, something went wrong: ") || !strings.Contains(lines[1]["text"].(string), "401") {
 		t.Errorf("log.jsonl = %v; want the question and the failure", lines)
@@ -73,7 +74,7 @@ func TestStopDuringToolLeavesPairedTranscript(t *testing.T) {
 	p := w.start()
 	p.send("do the long thing")
 	p.waitFor("→ wait for a long time")
-	waitForFile(t, marker)
+	apptest.WaitForFile(t, marker)
 	p.send("stop")
 	p.waitFor("Stopped.")
 	p.send("are you there?")
@@ -131,8 +132,8 @@ func TestKillDuringRunLosesNothing(t *testing.T) {
 	if !strings.Contains(joined, "remember the number 42") || !strings.Contains(joined, "noted") {
 		t.Errorf("the earlier conversation is missing after the restart:\n%s", joined)
 	}
-	jsonLines(t, filepath.Join(w.channelDir("terminal", "local"), "log.jsonl"))
-	jsonLines(t, filepath.Join(w.channelDir("terminal", "local"), "context.jsonl"))
+	apptest.JSONLines(t, filepath.Join(w.channelDir("terminal", "local"), "log.jsonl"))
+	apptest.JSONLines(t, filepath.Join(w.channelDir("terminal", "local"), "context.jsonl"))
 }
 
 // TestBadConfigIsRefused: each broken config makes mom exit 1 with a message naming the

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/mom-agent/mom/internal/apptest"
 	"regexp"
 	"slices"
 	"strings"
@@ -100,7 +101,7 @@ func TestConcurrentRunsAreCappedAndPeopleGoFirst(t *testing.T) {
 	// Let answers end as they come until every run has finished. Both halves of the condition
 	// are outside the fake Slack (the model's held answers, mom's log), which may say nothing
 	// after the last of them changes, so this polls rather than waiting for Slack.
-	eventually(t, "every run to be answered", func() bool {
+	apptest.Eventually(t, "every run to be answered", func() bool {
 		held.letAllGo()
 		return strings.Count(p.err.String(), "run finished") == events+1
 	})
@@ -118,7 +119,7 @@ func TestConcurrentRunsAreCappedAndPeopleGoFirst(t *testing.T) {
 	for i := range events {
 		sw.botSays(fmt.Sprintf("C0EV%02d", i), "", fmt.Sprintf("did job e%02d", i))
 	}
-	eventually(t, "the event files to be deleted after their runs", func() bool { return len(sw.eventFiles()) == 0 })
+	apptest.Eventually(t, "the event files to be deleted after their runs", func() bool { return len(sw.eventFiles()) == 0 })
 	for line := range strings.Lines(p.err.String()) {
 		if strings.Contains(line, "run finished") && !strings.Contains(line, "waited=") {
 			t.Errorf("the run's log line does not say how long it waited: %s", line)

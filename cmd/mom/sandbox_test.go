@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/mom-agent/mom/internal/apptest"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -249,14 +250,14 @@ func assertStopAndTimeoutKillTree(t *testing.T, w *world) {
 	)
 	p := w.start()
 	p.send("first")
-	eventually(t, "the command's three sleeps", func() bool { return sleeps(t, aborted) == 3 })
+	apptest.Eventually(t, "the command's three sleeps", func() bool { return sleeps(t, aborted) == 3 })
 	p.send("stop")
-	eventually(t, "the aborted command's processes to die", func() bool { return sleeps(t, aborted) == 0 })
+	apptest.Eventually(t, "the aborted command's processes to die", func() bool { return sleeps(t, aborted) == 0 })
 	p.waitForErr("stopReason=aborted") // the run is over, so the next message is not refused as busy
 
 	p.send("second")
 	p.waitFor("done")
-	eventually(t, "the timed-out command's processes to die", func() bool { return sleeps(t, timedOut) == 0 })
+	apptest.Eventually(t, "the timed-out command's processes to die", func() bool { return sleeps(t, timedOut) == 0 })
 	if r, _ := w.llm.Requests()[len(w.llm.Requests())-1].ToolResult("slow"); !strings.Contains(r.Text, "timed out") {
 		t.Errorf("slow command result: %+v", r)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/mom-agent/mom/internal/apptest"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -29,7 +30,7 @@ func processGone(t *testing.T, pidFile string) {
 		t.Fatal(err)
 	}
 	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
-	eventually(t, fmt.Sprintf("the tool's process %d to end", pid), func() bool { return syscall.Kill(pid, 0) != nil })
+	apptest.Eventually(t, fmt.Sprintf("the tool's process %d to end", pid), func() bool { return syscall.Kill(pid, 0) != nil })
 }
 
 // TestSIGTERMShutsDownCleanly: a run in progress is aborted, its command killed, the
@@ -39,7 +40,7 @@ func TestSIGTERMShutsDownCleanly(t *testing.T) {
 	pidFile := longTool(t, w)
 	p := w.start()
 	p.send("sleep for a while")
-	waitForFile(t, pidFile)
+	apptest.WaitForFile(t, pidFile)
 	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +48,7 @@ func TestSIGTERMShutsDownCleanly(t *testing.T) {
 		t.Fatalf("exit status %d after SIGTERM\n%s", code, p.err)
 	}
 	processGone(t, pidFile)
-	lines := jsonLines(t, filepath.Join(w.channelDir("terminal", "local"), "context.jsonl"))
+	lines := apptest.JSONLines(t, filepath.Join(w.channelDir("terminal", "local"), "context.jsonl"))
 	last := lines[len(lines)-1]
 	msg, _ := last["message"].(map[string]any)
 	if msg["role"] != "toolResult" || msg["toolCallId"] != "toolu_sleep" || msg["isError"] != true {
@@ -62,7 +63,7 @@ func TestCtrlCStopsTheRunThenQuits(t *testing.T) {
 	pidFile := longTool(t, w)
 	p := w.start()
 	p.send("sleep for a while")
-	waitForFile(t, pidFile)
+	apptest.WaitForFile(t, pidFile)
 	if err := p.cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}

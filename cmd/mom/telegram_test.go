@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/mom-agent/mom/internal/apptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -47,7 +48,7 @@ func (w *tgWorld) run() {
 // botSays waits for a message of the bot in a chat's topic whose visible text holds want.
 func (w *tgWorld) botSays(chatID int64, thread int, want string) faketg.Message {
 	w.t.Helper()
-	return awaitMessage(w.t, w.tg.WaitFor, fmt.Sprintf("the bot to say %q in %d/%d", want, chatID, thread),
+	return apptest.AwaitMessage(w.t, w.tg.WaitFor, fmt.Sprintf("the bot to say %q in %d/%d", want, chatID, thread),
 		func() []faketg.Message { return w.tg.Messages(chatID, thread) },
 		func(m faketg.Message) bool { return m.From == w.tg.Bot().ID && strings.Contains(m.Text, want) })
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"github.com/mom-agent/mom/internal/apptest"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -113,7 +114,7 @@ func TestWebBrowserChannelsAndEvents(t *testing.T) {
 	p.until("mom's answer in ops", `[...document.querySelectorAll(".run .text")].some(e => e.textContent === "Hello from ops.")`)
 	p.until("the run to end", `document.querySelector("#stop").hidden`)
 	log := filepath.Join(ww.channelDir("web", "ops"), "log.jsonl")
-	lines := jsonLines(t, log)
+	lines := apptest.JSONLines(t, log)
 	if sender, _ := lines[0]["sender"].(map[string]any); lines[0]["text"] != "hello ops" || sender["id"] != "web:Ada" {
 		t.Errorf("%s = %v", log, lines)
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"github.com/mom-agent/mom/internal/apptest"
 	"strings"
 	"sync"
 	"testing"
@@ -90,7 +91,7 @@ func (g *historyGate) arm() {
 // held waits until the page has asked for the history and returns what lets the request go.
 func (g *historyGate) held() func() {
 	g.p.t.Helper()
-	ctx, cancel := context.WithTimeout(g.p.ctx, hangGuard)
+	ctx, cancel := context.WithTimeout(g.p.ctx, apptest.HangGuard)
 	defer cancel()
 	select {
 	case e := <-g.caught:

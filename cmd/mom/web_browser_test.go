@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"github.com/mom-agent/mom/internal/apptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -77,7 +78,7 @@ type page struct {
 // do runs actions, failing the test with the page's state when one fails.
 func (p *page) do(what string, steps ...chromedp.Action[chromedp.Void]) {
 	p.t.Helper()
-	ctx, cancel := context.WithTimeout(p.ctx, hangGuard)
+	ctx, cancel := context.WithTimeout(p.ctx, apptest.HangGuard)
 	defer cancel()
 	if err := chromedp.Do(ctx, steps...); err != nil {
 		p.t.Fatalf("%s: %v\n%s", what, err, p.text())
@@ -87,7 +88,7 @@ func (p *page) do(what string, steps ...chromedp.Action[chromedp.Void]) {
 // until waits for a JavaScript condition on the page.
 func (p *page) until(what, expr string) {
 	p.t.Helper()
-	ctx, cancel := context.WithTimeout(p.ctx, hangGuard)
+	ctx, cancel := context.WithTimeout(p.ctx, apptest.HangGuard)
 	defer cancel()
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool]("Boolean("+expr+")", chromedp.WithPollingInterval(20*time.Millisecond))); err != nil {
 		p.t.Fatalf("waiting for %s: %v\npage:\n%s\nmom's log:\n%s", what, err, p.text(), p.ww.p.err)
@@ -97,7 +98,7 @@ func (p *page) until(what, expr string) {
 // eval returns the value of a JavaScript expression.
 func (p *page) eval(expr string) string {
 	p.t.Helper()
-	ctx, cancel := context.WithTimeout(p.ctx, hangGuard)
+	ctx, cancel := context.WithTimeout(p.ctx, apptest.HangGuard)
 	defer cancel()
 	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](expr, chromedp.EvalAwaitPromise))
 	if err != nil {
@@ -190,7 +191,7 @@ func TestWebBrowserChat(t *testing.T) {
 	// Stop during a long tool.
 	p.say("do the long thing")
 	p.until("the long tool", `[...document.querySelectorAll(".run .tool.running summary")].some(s => s.textContent.includes("Wait for a long time"))`)
-	waitForFile(t, marker)
+	apptest.WaitForFile(t, marker)
 	p.until("the stop button", `!document.querySelector("#stop").hidden`)
 	p.do("pressing stop", chromedp.Click(chromedp.ID("stop")))
 	p.until("the run to stop", `[...document.querySelectorAll(".run .outcome.stopped")].some(e => e.textContent === "Stopped.")`)
@@ -224,8 +225,8 @@ func TestWebBrowserChat(t *testing.T) {
 	p.until("the answer after the file", `document.querySelector("#log").textContent.includes("Here is the report.")`)
 	p.do("clicking the report", chromedp.Click(`//div[contains(@class,"mom")]//a[contains(., "report.txt")]`))
 	saved := filepath.Join(downloads, "report.txt")
-	waitForFile(t, saved)
-	eventually(t, "the download to finish", func() bool {
+	apptest.WaitForFile(t, saved)
+	apptest.Eventually(t, "the download to finish", func() bool {
 		b, _ := os.ReadFile(saved)
 		return string(b) == "quarterly numbers\n"
 	})
