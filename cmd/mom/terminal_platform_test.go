@@ -67,7 +67,8 @@ func (tp *terminalPlatform) lacks(f feature) string {
 	case featureConnection:
 		return "the terminal has no connection to drop"
 	case featureSilent:
-		return "the terminal streams the answer as it is written, so there is nothing to take back"
+		return "the terminal has no status message to take back; it holds back an answer that may " +
+			"be [SILENT] and never prints it (internal/adapter/cli TestSilentAnswerIsNotPrinted)"
 	}
 	return ""
 }

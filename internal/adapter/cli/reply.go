@@ -19,6 +19,13 @@ type reply struct {
 	w *writer
 	// thinking is true while reasoning text is streaming, so the answer starts on a new line.
 	thinking bool
+	// held is the start of a message's text, kept back while it may still be the whole
+	// answer [SILENT] (chat.MaybeSilent), which the terminal never shows; showing says the
+	// message turned out to be something else, so the rest streams as it comes.
+	held    strings.Builder
+	showing bool
+	// silent says the run's last message was [SILENT]: its usage line is left out too.
+	silent bool
 }
 
 func (r *reply) Event(ev run.Event) {
@@ -31,7 +38,7 @@ func (r *reply) Event(ev run.Event) {
 				w.endLine()
 				r.thinking = false
 			}
-			w.write(plain, ev.Delta)
+			r.text(ev.Delta)
 		case "thinking":
 			if r.a.opts.Interactive {
 				r.thinking = true
@@ -39,6 +46,12 @@ func (r *reply) Event(ev run.Event) {
 			}
 		}
 	case run.MessageEnd:
+		r.silent = !r.showing && chat.IsSilent(r.held.String())
+		if !r.showing && !r.silent {
+			w.write(plain, r.held.String())
+		}
+		r.held.Reset()
+		r.showing = false
 		w.endLine()
 		r.thinking = false
 	case run.ToolStart:
@@ -66,10 +79,26 @@ func (r *reply) Event(ev run.Event) {
 		case llm.StopLength:
 			w.line(dim, "(the answer was cut off at the model's output limit)")
 		}
-		if u := render.UsageLine(ev); u != "" {
+		if u := render.UsageLine(ev); u != "" && !(r.silent && ev.StopReason != llm.StopError) {
 			w.line(dim, "↳ "+u)
 		}
 	}
+}
+
+// text shows streamed answer text, holding back the start of a message while it may still be
+// [SILENT].
+func (r *reply) text(delta string) {
+	if r.showing {
+		r.w.write(plain, delta)
+		return
+	}
+	r.held.WriteString(delta)
+	if chat.MaybeSilent(r.held.String()) {
+		return
+	}
+	r.showing = true
+	r.w.write(plain, r.held.String())
+	r.held.Reset()
 }
 
 func (r *reply) Upload(ctx context.Context, f chat.File) error {
