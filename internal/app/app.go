@@ -65,6 +65,8 @@ type App struct {
 	unlock func()
 	// stops undoes Serve, last step first.
 	stops []func()
+	// started is when Open was called: wake-up files older than it are stale.
+	started time.Time
 }
 
 // Open locks the data directory and builds everything but the adapters: the store, the
@@ -85,11 +87,12 @@ func Open(dir string, cfg *config.Config, opts Options) (*App, error) {
 	if opts.Platforms == nil {
 		opts.Platforms = adapter.Builtin()
 	}
+	started := time.Now()
 	unlock, err := lockDataDir(dir)
 	if err != nil {
 		return nil, err
 	}
-	a := &App{Dir: dir, Config: cfg, Log: opts.Log, Platforms: opts.Platforms, unlock: unlock}
+	a := &App{Dir: dir, Config: cfg, Log: opts.Log, Platforms: opts.Platforms, unlock: unlock, started: started}
 	if err := a.build(opts); err != nil {
 		a.close()
 		return nil, err
@@ -182,6 +185,7 @@ func (a *App) Serve(ctx context.Context, env adapter.Env) ([]chat.Adapter, error
 	}
 	watcher := events.NewWatcher(events.Options{
 		Dir: a.Store.WorkspaceDir().Join("events"), Adapters: names, Hub: a.Hub, Log: a.Log,
+		Started: a.started,
 	})
 	if err := watcher.Start(ctx); err != nil {
 		return nil, err

@@ -57,6 +57,10 @@ type Options struct {
 	Hub Waker
 	// Log receives what happened to each file.
 	Log *slog.Logger
+	// Started is when mom started, before its adapters connected: an immediate wake-up file
+	// older than it is stale. A file written while mom was connecting was meant for this mom,
+	// and runs. Zero means when Start is called.
+	Started time.Time
 }
 
 // Watcher schedules the wake-up files of one directory, the events directory.
@@ -98,11 +102,14 @@ func NewWatcher(opts Options) *Watcher {
 }
 
 // Start schedules the files already in the directory (creating it if needed) and watches it
-// for changes until Stop. Immediate files older than this start are stale and deleted unrun,
+// for changes until Stop. Immediate files older than Options.Started are stale and deleted unrun,
 // one-shots whose time has passed are deleted unrun, and periodic wake-ups wait for their next
 // time (missed runs are not caught up).
 func (w *Watcher) Start(ctx context.Context) error {
-	w.start = time.Now()
+	w.start = w.opts.Started
+	if w.start.IsZero() {
+		w.start = time.Now()
+	}
 	if err := w.opts.Dir.MkdirAll("", 0o755); err != nil {
 		return fmt.Errorf("events directory: %w", err)
 	}

@@ -135,6 +135,30 @@ func TestStartupDropsStaleAndPastEvents(t *testing.T) {
 	}
 }
 
+// TestImmediateWrittenWhileStartingRuns: mom's start counts from before its adapters connect,
+// so an immediate file written while they did is run, and only one from before is stale.
+func TestImmediateWrittenWhileStartingRuns(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "events")
+	os.MkdirAll(dir, 0o755)
+	started := time.Now().Add(-time.Minute) // the adapters took a minute to connect
+	write := func(name, text string, mtime time.Time) {
+		os.WriteFile(filepath.Join(dir, name), []byte(immediate(text)), 0o644)
+		os.Chtimes(filepath.Join(dir, name), mtime, mtime)
+	}
+	write("during.json", "sent while mom was connecting", started.Add(30*time.Second))
+	write("before.json", "sent before mom started", started.Add(-time.Minute))
+	r := &rig{t: t, dir: dir, hub: &hubDouble{}}
+	r.w = NewWatcher(Options{Dir: confined.Root(dir), Adapters: []string{"acme"}, Hub: r.hub, Started: started})
+	if err := r.w.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(r.w.Stop)
+	r.eventually("both files to be handled", func() bool { return !r.exists("during.json") && !r.exists("before.json") })
+	if got := r.hub.texts(); len(got) != 1 || !strings.Contains(got[0], "while mom was connecting") {
+		t.Errorf("woken %q; want only the file written while mom was starting", got)
+	}
+}
+
 func TestModifyReschedulesAndDeleteCancels(t *testing.T) {
 	r := newRig(t, nil)
 	r.write("later.json", oneShot("moved", time.Now().Add(time.Hour)))
