@@ -146,6 +146,53 @@ func waLinePair(l []rune, joinerBoundary bool) string {
 	return ""
 }
 
+// blockLine returns the first line of text outside code blocks that WhatsApp would show as a
+// quote or a list item, or "".
+func blockLine(text string) string {
+	for _, line := range rendertest.TextLines(text) {
+		if startsBlock(strings.TrimLeft(line, " \t")) {
+			return line
+		}
+	}
+	return ""
+}
+
+// strayJoiner returns the index of the first word joiner in text that guards nothing: one
+// beside no mark and before no quote or list marker; or -1.
+func strayJoiner(text string) int {
+	for i, r := range text {
+		if r != '\u2060' {
+			continue
+		}
+		before := strings.TrimRight(text[:i], "\u2060")
+		after := strings.TrimLeft(text[i+len("\u2060"):], "\u2060")
+		if before != "" && strings.ContainsRune(waMarks, rune(before[len(before)-1])) {
+			continue
+		}
+		if after != "" && strings.ContainsAny(after[:1], waMarks+">-0123456789") {
+			continue
+		}
+		return i
+	}
+	return -1
+}
+
+func TestStrayJoiner(t *testing.T) {
+	t.Parallel()
+	for text, want := range map[string]int{
+		wj + "*a*" + wj:  -1,
+		wj + "> a":       -1,
+		"a" + wj + "b":   1,
+		"a " + wj:        2,
+		wj + wj + "_a_":  -1,
+		"x" + wj + "1. ": -1,
+	} {
+		if got := strayJoiner(text); got != want {
+			t.Errorf("strayJoiner(%q) = %d, want %d", text, got, want)
+		}
+	}
+}
+
 // BenchmarkMarkupLiterals renders text full of literal markup characters, in prose, links,
 // lists and tables: the worst case for markupText.
 func BenchmarkMarkupLiterals(b *testing.B) {

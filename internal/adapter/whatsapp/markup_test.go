@@ -140,6 +140,39 @@ func TestMarkupSplitsLongAnswers(t *testing.T) {
 	}
 }
 
+// FuzzMarkup checks Markup, and render.Split on what it returns, against their promises for
+// any input: no panic; valid UTF-8 out for valid in; fences balanced in the whole and in every
+// part, no part over the limit (MaxText, and a fuzzed smaller one), nothing lost; no longer than
+// needed: no more than a few times the input (tables aside, whose padding has no such bound)
+// and no joiner that guards nothing. With every markup character of the input escaped, no
+// mark that WhatsApp could pair and no line that it would take for a quote or list item.
+func FuzzMarkup(f *testing.F) {
+	rendertest.AddGoldenSeeds(f, "markup", 100, MaxText)
+	f.Fuzz(func(t *testing.T, md string, n int) {
+		out := Markup(md, markupMentions)
+		rendertest.CheckRenderedSplit(t, md, out, render.Split, MaxText)
+		rendertest.CheckRenderedSplit(t, md, out, render.Split, 100+rendertest.Abs(n)%MaxText)
+		if in, got := utf8.RuneCountInString(md), utf8.RuneCountInString(out); !strings.Contains(md, "|") && got > 4*in+16 {
+			t.Fatalf("%d runes of markdown gave %d of markup: %q", in, got, rendertest.Clip(out))
+		}
+		if !strings.ContainsRune(md, '\u2060') {
+			if at := strayJoiner(out); at >= 0 {
+				t.Fatalf("joiner at %d guards nothing in %q", at, rendertest.Clip(out))
+			}
+		}
+		literal := Markup(rendertest.EscapeMarkdown(md), markupMentions)
+		if pair := waPair(literal, false); pair != "" {
+			t.Fatalf("escaped text gave %q, which WhatsApp would format, in %q", pair, rendertest.Clip(literal))
+		}
+		if pair := waPair(literal, true); pair != "" {
+			t.Fatalf("escaped text gave %q, which WhatsApp would format if joiners were boundaries, in %q", pair, rendertest.Clip(literal))
+		}
+		if line := blockLine(literal); line != "" {
+			t.Fatalf("escaped text gave the line %q, which WhatsApp would take for a quote or list item", line)
+		}
+	})
+}
+
 func BenchmarkMarkup(b *testing.B) {
 	md := rendertest.LongAnswer(50_000)
 	b.SetBytes(int64(len(md)))
