@@ -65,7 +65,7 @@ func (m waMarkup) Code(text string) string {
 
 // Link writes "text (url)": WhatsApp has no link markup, and links the url by itself. When
 // the text only repeats the url (an e-mail address as mailto:, say), the url is written alone,
-// as linkURL says.
+// as markupURL says.
 func (m waMarkup) Link(url, text string) string {
 	lower := strings.ToLower(url)
 	if strings.HasPrefix(lower, "mailto:") {
@@ -73,16 +73,16 @@ func (m waMarkup) Link(url, text string) string {
 	}
 	switch {
 	case text == "" || text == url:
-		return linkURL(url, "")
+		return markupURL(url, "")
 	case strings.HasPrefix(lower, "http://") && text == url[len("http://"):],
 		strings.HasPrefix(lower, "https://") && text == url[len("https://"):]:
-		return linkURL(url, "") // "example.com" that links to https://example.com
+		return markupURL(url, "") // "example.com" that links to https://example.com
 	default:
-		return m.Escape(text) + " (" + linkURL(url, "()") + ")"
+		return m.Escape(text) + " (" + markupURL(url, "()") + ")"
 	}
 }
 
-// linkURL writes url for WhatsApp to find and link. A joiner inside it would break the link,
+// markupURL writes url for WhatsApp to find and link. A joiner inside it would break the link,
 // so it is not guarded like text; instead what could end it early (spaces, control characters
 // and special, such as the parentheses around it) is percent-encoded, and so are backticks,
 // which could form a fence, and a '*', '_' or '~' at the edge of a word ("/_private",
@@ -90,20 +90,20 @@ func (m waMarkup) Link(url, text string) string {
 // ("effective_go") a mark cannot pair and stays. Percent-encoding '_' or '~' leaves the url
 // the same url (RFC 3986, section 2.3); "%2A" is the same as '*' to the servers that decode
 // paths before reading them, which is nearly all, and a url with a '*' at a word's edge is rare.
-func linkURL(url, special string) string {
+func markupURL(url, special string) string {
 	url = render.PercentEncode(url, special+"`")
 	if !strings.ContainsAny(url, "*_~") {
 		return url
 	}
 	var b strings.Builder
-	before := beyond
+	before := beyondText
 	for i, r := range url {
-		if strings.ContainsRune("*_~", r) && mayPair(before, classAfter(url, i+1)) {
+		if strings.ContainsRune("*_~", r) && mayPair(before, classAt(url, i+1)) {
 			b.WriteString(render.PercentEncode(string(r), string(r)))
 		} else {
 			b.WriteRune(r)
 		}
-		before = class(r)
+		before = classOf(r)
 	}
 	return b.String()
 }

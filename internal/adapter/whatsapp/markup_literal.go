@@ -53,9 +53,9 @@ func markupText(s string) string {
 	}
 	var b strings.Builder
 	b.Grow(len(s) + 8)
-	before := beyond  // what the rune before the current one is
-	joined := false   // the last thing written is a joiner
-	lineStart := true // nothing but indentation since the start of a line (or of s)
+	before := beyondText // what the rune before the current one is
+	joined := false      // the last thing written is a joiner
+	lineStart := true    // nothing but indentation since the start of a line (or of s)
 	for i, r := range s {
 		if lineStart && r != ' ' && r != '\t' {
 			lineStart = false
@@ -65,17 +65,17 @@ func markupText(s string) string {
 			}
 		}
 		lineStart = lineStart || r == '\n'
-		if strings.ContainsRune(waMarks, r) && mayPair(before, classAfter(s, i+1)) {
+		if strings.ContainsRune(waMarks, r) && mayPair(before, classAt(s, i+1)) {
 			if !joined { // the joiner after a mark just before serves this one too
 				b.WriteRune(wordJoiner)
 			}
 			b.WriteByte(byte(r)) // the marks are all one byte long
 			b.WriteRune(wordJoiner)
-			before, joined = class(r), true
+			before, joined = classOf(r), true
 			continue
 		}
 		b.WriteRune(r)
-		before, joined = class(r), false
+		before, joined = classOf(r), false
 	}
 	return b.String()
 }
@@ -84,13 +84,13 @@ func markupText(s string) string {
 type charClass uint8
 
 const (
-	beyond    charClass = iota // beyond the ends of the text: unknown, so anything
-	wordChar                   // a letter, digit or accent: inside a word
-	spaceChar                  // a space or line break
-	edgeChar                   // punctuation, a symbol, an invisible character: a word's edge
+	beyondText charClass = iota // beyond the ends of the text: unknown, so anything
+	wordChar                    // a letter, digit or accent: inside a word
+	spaceChar                   // a space or line break
+	edgeChar                    // punctuation, a symbol, an invisible character: a word's edge
 )
 
-func class(r rune) charClass {
+func classOf(r rune) charClass {
 	switch {
 	case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r):
 		return wordChar
@@ -101,13 +101,13 @@ func class(r rune) charClass {
 	}
 }
 
-// classAfter is the class of the rune at s[i:], or beyond when s ends there.
-func classAfter(s string, i int) charClass {
+// classAt is the class of the rune at s[i:], or beyondText when s ends there.
+func classAt(s string, i int) charClass {
 	if i >= len(s) {
-		return beyond
+		return beyondText
 	}
 	r, _ := utf8.DecodeRuneInString(s[i:])
-	return class(r)
+	return classOf(r)
 }
 
 // mayPair says whether a mark between characters of these classes could open or close a style.
