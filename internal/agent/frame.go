@@ -40,7 +40,7 @@ import (
 //     made) or '"' (a file name that could not be saved, quoted as a Go string, so quotes,
 //     line breaks and control characters in it are escapes), never with "[", "|" or "<".
 //
-// The system prompt teaches the model this format (internal/prompt/prompt.md, Context).
+// The system prompt teaches the model this format (internal/prompt/sections/context.md).
 //
 // quoteText writes the first line of text as it is, and each further line on a line of its
 // own after "| " ("|" alone for an empty line).

@@ -17,26 +17,30 @@ const maxParamDescription = 200
 // cannot crowd the system prompt.
 const maxToolDescription = 1024
 
-// customToolView is one custom tool as the prompt lists it.
-type customToolView struct {
-	Name, Description string
-	// Description is indented to stay within the tool's list item.
-	// Params are one line per argument: "city (string, required): The city."
-	Params []string
-}
-
-// customToolViews describes each custom tool for the prompt. The texts come from the tools'
-// authors (and from MCP servers), so they are kept to their lines like any other outside text.
-func customToolViews(list []llm.Tool) []customToolView {
-	out := make([]customToolView, 0, len(list))
+// customToolList describes each custom tool for the prompt: a list item with its description,
+// its arguments (one line each, from paramLines) under it, and a blank line after. The texts
+// come from the tools' authors (and from MCP servers), so they are kept to their lines like any
+// other outside text.
+func customToolList(list []llm.Tool) string {
+	var b strings.Builder
 	for _, t := range list {
-		out = append(out, customToolView{
-			Name:        oneLine(t.Name),
-			Description: indent(clip(strings.TrimSpace(t.Description), maxToolDescription)),
-			Params:      paramLines(t.Parameters),
-		})
+		b.WriteString("- ")
+		b.WriteString(oneLine(t.Name))
+		b.WriteString(": ")
+		b.WriteString(indent(clip(strings.TrimSpace(t.Description), maxToolDescription)))
+		params := paramLines(t.Parameters)
+		if len(params) == 0 {
+			b.WriteString("\n  No arguments.\n\n")
+			continue
+		}
+		b.WriteString("\n  Arguments:")
+		for _, p := range params {
+			b.WriteString("\n  - ")
+			b.WriteString(p)
+		}
+		b.WriteString("\n\n")
 	}
-	return out
+	return b.String()
 }
 
 // indent puts the lines after the first of a multi-line description under its list item, so

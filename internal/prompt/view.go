@@ -7,47 +7,42 @@ import (
 	"strings"
 
 	"github.com/mom-agent/mom/internal/chat"
+	"github.com/mom-agent/mom/internal/skills"
 )
 
-// view is what the template sees: Params with everything computed and cleaned, so the
-// template holds no logic beyond choosing between wordings.
-//
-// It copies the fields it needs from Params rather than embedding them, because text/template
-// resolves fields through an embedded struct with a slow reflective search on every use.
+// view is Params with everything the prompt shows computed and cleaned, once per Build, so
+// that lookup only picks values and wordings. Its fields are named after the placeholders
+// they fill.
 type view struct {
-	Workspace, ChannelDir, Adapter string
-	SandboxKind, SandboxNote       string
-	Isolation                      string
-	Offline                        bool
-	GlobalMemory, ChannelMemory    string
+	platform, adapter string
+	// here names the conversation: "#general (C123)".
+	here string
+	// zone is the time zone with its current offset: "Europe/Vienna, UTC+02:00".
+	zone string
+	// tz is the bare IANA zone name, for the events examples ("UTC" when unknown).
+	tz string
 
-	Platform string
-	// Here names the conversation: "#general (C123)".
-	Here string
-	// Zone is the time zone with its current offset: "Europe/Vienna, UTC+02:00".
-	Zone string
-	// TZ is the bare IANA zone name, for the events examples ("UTC" when unknown).
-	TZ string
-	// Qualified is this channel's id as event files name it: "team/C123".
-	Qualified string
-	// Events is the events directory, quoted for the shell where needed.
-	Events string
-	// ChannelRel is ChannelDir relative to Workspace, or "" when it lies elsewhere.
-	ChannelRel string
-	// Log is the channel's log.jsonl, quoted for the shell where needed.
-	Log string
+	workspace, channelDir string
+	// channelInTree is where the workspace tree shows this channel's directory: indented
+	// under channels/ when it lies inside the workspace, its full path otherwise.
+	channelInTree string
+	// qualified is this channel's id as event files name it: "team/C123".
+	qualified string
+	// eventsDir is the events directory, quoted for the shell where needed.
+	eventsDir string
+	// logFile is the channel's log.jsonl, quoted for the shell where needed.
+	logFile string
 
-	// Users and Channels are the lists, one entry per line.
-	Users, Channels         string
-	MoreUsers, MoreChannels int
-	Skills                  []skillView
-	Tools                   []string
-	CustomTools             []customToolView
-	CustomToolsDirect       bool
-}
+	sandboxKind, sandboxNote, isolation string
+	offline                             bool
 
-type skillView struct {
-	Name, Description, Location string
+	// users, channels, skills, tools and customTools are the lists, one entry per line (a
+	// custom tool takes several, and a blank line after it), or what says a list is empty.
+	users, channels, skills, tools, customTools string
+	firstCustomTool                             string
+	customToolsDirect                           bool
+
+	globalMemory, channelMemory string
 }
 
 // toolLines describes the built-in tools, one line each, in the order they are listed.
@@ -63,48 +58,44 @@ var defaultTools = []string{"bash", "read", "write", "edit", "attach"}
 
 func newView(p *Params) *view {
 	v := &view{
-		Workspace:   p.Workspace,
-		ChannelDir:  p.ChannelDir,
-		Adapter:     p.Adapter,
-		SandboxKind: p.SandboxKind,
-		SandboxNote: strings.TrimSpace(p.SandboxNote),
-		Isolation:   p.Isolation,
-		Offline:     p.Offline,
-		Platform:    p.Platform,
-		Here:        here(p),
-		Zone:        zone(p),
-		TZ:          cmp.Or(p.Timezone, "UTC"),
-		Qualified:   p.Adapter + "/" + p.ChannelID,
-		Events:      shellQuote(p.Workspace + "/events"),
-		Log:         shellQuote(p.ChannelDir + "/log.jsonl"),
-	}
-	if v.Platform == "" {
-		v.Platform = "a chat platform"
+		platform:          cmp.Or(p.Platform, "a chat platform"),
+		adapter:           p.Adapter,
+		here:              here(p),
+		zone:              zone(p),
+		tz:                cmp.Or(p.Timezone, "UTC"),
+		workspace:         p.Workspace,
+		channelDir:        p.ChannelDir,
+		channelInTree:     p.ChannelDir,
+		qualified:         p.Adapter + "/" + p.ChannelID,
+		eventsDir:         shellQuote(p.Workspace + "/events"),
+		logFile:           shellQuote(p.ChannelDir + "/log.jsonl"),
+		sandboxKind:       p.SandboxKind,
+		sandboxNote:       strings.TrimSpace(p.SandboxNote),
+		isolation:         p.Isolation,
+		offline:           p.Offline,
+		users:             userLines(p.Users),
+		channels:          channelLines(p.Channels, p.ChannelID),
+		skills:            skillList(p.Skills),
+		tools:             toolList(p.Tools),
+		customTools:       customToolList(p.CustomTools),
+		customToolsDirect: p.CustomToolsDirect,
+		globalMemory:      memory(p.GlobalMemory, p.Workspace+"/MEMORY.md"),
+		channelMemory:     memory(p.ChannelMemory, p.ChannelDir+"/MEMORY.md"),
 	}
 	if rel, ok := strings.CutPrefix(p.ChannelDir, strings.TrimSuffix(p.Workspace, "/")+"/"); ok && rel != "" {
-		v.ChannelRel = rel
+		v.channelInTree = "  " + rel
 	}
-	v.Users, v.MoreUsers = userLines(p.Users)
-	v.Channels, v.MoreChannels = channelLines(p.Channels, p.ChannelID)
-	v.Skills = skillViews(p)
-	v.Tools = tools(p.Tools)
-	v.CustomTools, v.CustomToolsDirect = customToolViews(p.CustomTools), p.CustomToolsDirect
-	v.GlobalMemory = memory(p.GlobalMemory, p.Workspace+"/MEMORY.md")
-	v.ChannelMemory = memory(p.ChannelMemory, p.ChannelDir+"/MEMORY.md")
+	if len(p.CustomTools) > 0 {
+		v.firstCustomTool = oneLine(p.CustomTools[0].Name)
+	}
 	return v
 }
 
-// size estimates how many bytes the view adds to the template's own text, so the output is
-// allocated once.
+// size estimates how many bytes the view adds to the section files' own text, so the output
+// is allocated once.
 func (v *view) size() int {
-	n := len(v.Users) + len(v.Channels) + len(v.GlobalMemory) + len(v.ChannelMemory) + 20*len(v.ChannelDir)
-	for _, s := range v.Skills {
-		n += len(s.Name) + len(s.Description) + len(s.Location) + 64
-	}
-	for _, c := range v.CustomTools {
-		n += len(c.Name) + len(c.Description) + 64*(len(c.Params)+1)
-	}
-	return n
+	return len(v.users) + len(v.channels) + len(v.skills) + len(v.tools) + len(v.customTools) +
+		len(v.globalMemory) + len(v.channelMemory) + 20*len(v.channelDir) + 12*len(v.workspace) + 512
 }
 
 func here(p *Params) string {
@@ -153,14 +144,14 @@ func order[T any](items []T, cmp func(a, b *T) int) []int {
 }
 
 // userLines lists people as "@username<TAB>display name", one per line, sorted, at most
-// MaxListed of them, and returns how many were left out.
-func userLines(users []chat.User) (string, int) {
+// MaxListed of them, and says how many were left out.
+func userLines(users []chat.User) string {
 	idx := order(users, func(a, b *chat.User) int {
 		return cmp.Or(strings.Compare(a.Username, b.Username), strings.Compare(a.ID, b.ID))
 	})
 	n := min(len(idx), MaxListed)
 	var b strings.Builder
-	b.Grow(n * 24)
+	b.Grow(n*24 + 32)
 	for _, i := range idx[:n] {
 		u := &users[i]
 		name := u.Username
@@ -175,19 +166,31 @@ func userLines(users []chat.User) (string, int) {
 		}
 		b.WriteString("\n")
 	}
-	return b.String(), len(idx) - n
+	listEnd(&b, n, len(idx)-n)
+	return b.String()
+}
+
+// listEnd finishes a list of people or channels: it says the list is empty, or how many
+// entries were left out.
+func listEnd(b *strings.Builder, listed, left int) {
+	if listed == 0 {
+		b.WriteString("(none known)\n")
+	}
+	if left > 0 {
+		fmt.Fprintf(b, "...and %d more.\n", left)
+	}
 }
 
 // channelLines lists channels as "#name<TAB>id", sorted, at most MaxListed of them plus the
-// current one wherever it sorts, and returns how many were left out.
-func channelLines(channels []chat.Channel, current string) (string, int) {
+// current one wherever it sorts, and says how many were left out.
+func channelLines(channels []chat.Channel, current string) string {
 	idx := order(channels, func(a, b *chat.Channel) int {
 		return cmp.Or(strings.Compare(a.Name, b.Name), strings.Compare(a.ID, b.ID))
 	})
 	n := min(len(idx), MaxListed)
 	listed := 0
 	var b strings.Builder
-	b.Grow(min(len(idx), MaxListed+1) * 24)
+	b.Grow(min(len(idx), MaxListed+1)*24 + 32)
 	for k, i := range idx {
 		c := &channels[i]
 		if k >= n && c.ID != current {
@@ -207,34 +210,47 @@ func channelLines(channels []chat.Channel, current string) (string, int) {
 		b.WriteString("\n")
 		listed++
 	}
-	return b.String(), len(idx) - listed
+	listEnd(&b, listed, len(idx)-listed)
+	return b.String()
 }
 
-func skillViews(p *Params) []skillView {
-	out := make([]skillView, 0, len(p.Skills))
-	for _, s := range p.Skills {
-		out = append(out, skillView{
-			Name:        xmlEscape(oneLine(s.Name)),
-			Description: xmlEscape(strings.TrimSpace(s.Description)),
-			Location:    xmlEscape(oneLine(s.Path)),
-		})
+// skillList lists the skills between XML-style tags, escaped so that no name or description
+// can close its tag, or says there are none.
+func skillList(list []skills.Skill) string {
+	if len(list) == 0 {
+		return "(no skills installed yet)"
 	}
-	return out
+	var b strings.Builder
+	b.WriteString("<available_skills>\n")
+	for _, s := range list {
+		b.WriteString("<skill>\n<name>")
+		b.WriteString(xmlEscape(oneLine(s.Name)))
+		b.WriteString("</name>\n<description>")
+		b.WriteString(xmlEscape(strings.TrimSpace(s.Description)))
+		b.WriteString("</description>\n<location>")
+		b.WriteString(xmlEscape(oneLine(s.Path)))
+		b.WriteString("</location>\n</skill>\n")
+	}
+	b.WriteString("</available_skills>")
+	return b.String()
 }
 
-func tools(names []string) []string {
+// toolList lists the tools the model has, one line each.
+func toolList(names []string) string {
 	if names == nil {
 		names = defaultTools
 	}
-	out := make([]string, 0, len(names))
+	var b strings.Builder
 	for _, n := range names {
-		if line, ok := toolLines[n]; ok {
-			out = append(out, line)
-		} else {
-			out = append(out, oneLine(n))
+		line, ok := toolLines[n]
+		if !ok {
+			line = oneLine(n)
 		}
+		b.WriteString("- ")
+		b.WriteString(line)
+		b.WriteString("\n")
 	}
-	return out
+	return b.String()
 }
 
 // memory trims a memory file for the prompt and cuts one that has grown too long.
