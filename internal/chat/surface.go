@@ -97,4 +97,10 @@ const (
 	// ReplyChains: a message can answer another. In a group a run's answer answers
 	// the message that asked, and its details answer the answer.
 	ReplyChains
+	// Quotes: a message can quote another, but nothing hangs under it, so everything but the
+	// quote follows in the channel. In a group a run's answer quotes the message that asked;
+	// the rest of a long answer follows below it, and the run's details come after it as one
+	// short digest (a line per tool call and the usage), since a post per tool call would
+	// bury the conversation.
+	Quotes
 )

@@ -183,3 +183,20 @@ func duration(d time.Duration) string {
 		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
 	}
 }
+
+// digestLine describes a finished tool call in one line, for the digest of a platform of
+// quotes (chat.Quotes): ✓ or ✗, name, label and duration, without arguments or output.
+func digestLine(ev run.Event) string {
+	mark := "✓"
+	if ev.IsError {
+		mark = "✗"
+	}
+	line := mark + " " + ev.ToolName
+	if ev.Label != "" && ev.Label != ev.ToolName {
+		line += ": " + oneLine(ev.Label, 200)
+	}
+	if ev.Duration > 0 {
+		line += " (" + duration(ev.Duration) + ")"
+	}
+	return "_" + line + "_"
+}

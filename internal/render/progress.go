@@ -18,7 +18,8 @@ type Options struct {
 	// the top level). At.Topic names a thread the reply starts, where the platform names them.
 	At chat.Place
 	// ReplyTo is the message the status message answers on a platform of reply chains
-	// (chat.ReplyChains: the message that asked, in a group); "" for none.
+	// (chat.ReplyChains, or the message it quotes with chat.Quotes: the message that asked,
+	// in a group); "" for none.
 	ReplyTo string
 	// Status is the first text of the status message; "_Thinking…_" when empty.
 	Status string
@@ -55,6 +56,7 @@ type Progress struct {
 	dirty    bool     // the status message needs an edit
 	end      *run.Event
 	usedTool bool
+	digest   []string // a line per finished tool call, markdown, where details are a digest
 }
 
 // NewProgress starts showing a run on s, written in d. ctx bounds the platform calls; Close
@@ -155,7 +157,11 @@ func (p *Progress) apply(ev run.Event) {
 		if ev.IsError && v != Quiet {
 			p.addLine("_✗ " + oneLine(ev.Output, 200) + "_")
 		}
-		if v != Quiet {
+		switch {
+		case v == Quiet:
+		case p.d.Threads == chat.Quotes:
+			p.digest = append(p.digest, digestLine(ev))
+		default:
 			p.detail(toolDetail(ev, p.d.MaxText))
 		}
 	case run.RetryStart:
@@ -193,9 +199,10 @@ func (p *Progress) detail(md string) {
 
 // detailsShown says whether details have a place: a thread of their own under a top-level
 // reply. A reply inside someone's thread keeps its details out of the conversation, unless
-// people asked for everything.
+// people asked for everything. A platform of quotes has no threads: its details are a digest
+// after the answer (see worker.digest).
 func (p *Progress) detailsShown() bool {
-	if p.d.Threads == chat.NoThreads {
+	if p.d.Threads == chat.NoThreads || p.d.Threads == chat.Quotes {
 		return false
 	}
 	return p.opts.At.ThreadOf == "" || p.verbosity == Verbose

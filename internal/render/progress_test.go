@@ -279,3 +279,79 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
+
+func quotes(v Verbosity) chat.Dialect {
+	return chat.Dialect{MaxText: 500, Edit: true, Delete: true, Threads: chat.Quotes, Verbosity: string(v)}
+}
+
+// TestProgressQuotesDigestFollowsTheAnswer: on a platform of quotes the answer quotes the
+// message that asked, and with normal verbosity the tool calls and usage follow it in one
+// short message in the channel, without arguments or output.
+func TestProgressQuotesDigestFollowsTheAnswer(t *testing.T) {
+	b := newBoard()
+	events := toolRun("bash", "List files", `{"command":"ls -la"}`, "a.txt", false)
+	events = append(events, toolRun("read", "Read notes", `{"path":"notes.md"}`, "secret words", true)...)
+	events = append(events, assistant("Two files."), end(llm.StopEnd, ""))
+	play(t, b, quotes(Normal), Options{ReplyTo: "asked"}, events...)
+	if got := b.visible("asked"); len(got) != 1 || got[0] != "Two files." {
+		t.Errorf("quoting the question: %q; want the answer alone", got)
+	}
+	top := b.visible("")
+	if len(top) != 1 {
+		t.Fatalf("channel = %q; want one digest", top)
+	}
+	for _, want := range []string{"_✓ bash: List files (1.2s)_", "_✗ read: Read notes (1.2s)_", "3.1k in, 120 out"} {
+		if !strings.Contains(top[0], want) {
+			t.Errorf("the digest lacks %q:\n%s", want, top[0])
+		}
+	}
+	if strings.Contains(top[0], "ls -la") || strings.Contains(top[0], "secret words") {
+		t.Errorf("the digest shows arguments or output:\n%s", top[0])
+	}
+}
+
+// TestProgressQuotesQuietAndLong: quiet shows only the answer, also when the run failed, and
+// a long answer goes on below it without quoting the question again.
+func TestProgressQuotesQuietAndLong(t *testing.T) {
+	b := newBoard()
+	events := toolRun("bash", "Check", `{"command":"true"}`, "ok", false)
+	events = append(events, assistant("All good."), end(llm.StopEnd, ""))
+	play(t, b, quotes(Quiet), Options{ReplyTo: "asked"}, events...)
+	if got, top := b.visible("asked"), b.visible(""); len(got) != 1 || got[0] != "All good." || len(top) != 0 {
+		t.Errorf("quiet: quoting %q, channel %q; want only the answer", got, top)
+	}
+
+	b = newBoard()
+	play(t, b, quotes(Quiet), Options{ReplyTo: "asked"}, end(llm.StopError, "overloaded\nrequest id req_1"))
+	if got, top := b.visible("asked"), b.visible(""); len(got) != 1 || !strings.Contains(got[0], "something went wrong: overloaded") || len(top) != 0 {
+		t.Errorf("failed: quoting %q, channel %q; want only the answer's note", got, top)
+	}
+
+	b = newBoard()
+	var answer strings.Builder
+	for i := range 60 {
+		fmt.Fprintf(&answer, "Paragraph %d says something worth keeping.\n\n", i)
+	}
+	play(t, b, quotes(Quiet), Options{ReplyTo: "asked"}, assistant(answer.String()), end(llm.StopEnd, ""))
+	first, rest := b.visible("asked"), b.visible("")
+	if len(first) != 1 || !strings.HasSuffix(first[0], "_(continued below)_") || len(rest) == 0 {
+		t.Fatalf("quoting %q, then %d more; want the first part quoting, the rest below", first, len(rest))
+	}
+	all := strings.Join(append(first, rest...), "\n")
+	for i := range 60 {
+		if !strings.Contains(all, fmt.Sprintf("Paragraph %d says", i)) {
+			t.Errorf("paragraph %d was lost", i)
+		}
+	}
+}
+
+// TestProgressQuotesSilent: [SILENT] takes the status message back and posts no digest.
+func TestProgressQuotesSilent(t *testing.T) {
+	b := newBoard()
+	events := toolRun("bash", "Check", `{"command":"true"}`, "", false)
+	events = append(events, assistant("[SILENT]"), end(llm.StopEnd, ""))
+	play(t, b, quotes(Normal), Options{ReplyTo: "asked"}, events...)
+	if got, top := b.visible("asked"), b.visible(""); len(got)+len(top) != 0 {
+		t.Errorf("after [SILENT]: %q, %q; want nothing", got, top)
+	}
+}

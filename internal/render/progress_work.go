@@ -3,6 +3,7 @@ package render
 import (
 	"cmp"
 	"context"
+	"slices"
 	"strings"
 	"time"
 
@@ -167,7 +168,9 @@ func (w *worker) finish(ctx context.Context, end run.Event) {
 		return
 	}
 	md, problem := finalText(answer, usedTool, end)
-	if problem != "" && p.d.Threads != chat.NoThreads {
+	// The error in full goes where threads are; on a platform of quotes the answer's note
+	// says what went wrong, and a digest stays short.
+	if problem != "" && p.d.Threads != chat.NoThreads && p.d.Threads != chat.Quotes {
 		w.postDetail(ctx, problem)
 	}
 	w.answer(ctx, md)
@@ -176,6 +179,27 @@ func (w *worker) finish(ctx context.Context, end run.Event) {
 			w.postDetail(ctx, "_"+u+"_")
 		}
 	}
+	if p.verbosity != Quiet && p.d.Threads == chat.Quotes {
+		w.digest(ctx, end)
+	}
+}
+
+// digest posts a run's details on a platform of quotes, after the answer and in the channel:
+// a line per tool call and the usage, in one message (split only should it outgrow one).
+func (w *worker) digest(ctx context.Context, end run.Event) {
+	p := w.p
+	p.mu.Lock()
+	lines := slices.Clone(p.digest)
+	p.mu.Unlock()
+	if u := UsageLine(end); u != "" {
+		lines = append(lines, "_"+u+"_")
+	}
+	if len(lines) == 0 {
+		return
+	}
+	for _, part := range p.d.Split(p.format(strings.Join(lines, "\n")), p.d.MaxText) {
+		w.post(ctx, p.opts.At, part)
+	}
 }
 
 // answer replaces the status message with md, continuing in the thread (or below, where the
@@ -183,7 +207,7 @@ func (w *worker) finish(ctx context.Context, end run.Event) {
 func (w *worker) answer(ctx context.Context, md string) {
 	p := w.p
 	text := p.format(md)
-	below := p.opts.At.ThreadOf != "" || p.d.Threads == chat.NoThreads
+	below := p.opts.At.ThreadOf != "" || p.d.Threads == chat.NoThreads || p.d.Threads == chat.Quotes
 	marker := p.format("_(continued in the thread)_")
 	if below {
 		marker = p.format("_(continued below)_")
@@ -210,7 +234,10 @@ func (w *worker) answer(ctx context.Context, md string) {
 		w.main = w.post(ctx, w.mainAt, first)
 	}
 	rest := p.top() // the rest of the answer goes below it, or in the thread under it
-	if !below {
+	switch {
+	case p.d.Threads == chat.Quotes:
+		rest = p.opts.At // below, without quoting the question again in every part
+	case !below:
 		rest = p.under(w.main)
 	}
 	for _, part := range parts[1:] {

@@ -32,14 +32,14 @@ type Reply struct {
 // NewReply starts showing a run that answers trigger on s, written in d: the hub calls it for
 // every adapter that does not draw runs its own way. Where the reply goes follows d.Threads: a
 // mention inside a thread is answered in that thread unless d.ReplyIn is "channel"; on a
-// platform of reply chains the answer answers the message that asked, in groups. DMs and
+// platform of reply chains or quotes the answer answers the message that asked, in groups. DMs and
 // wake-ups are answered at the top level. log receives platform failures.
 func NewReply(ctx context.Context, s chat.Surface, d chat.Dialect, trigger chat.Message, log *slog.Logger) *Reply {
 	opts := Options{At: chat.Place{ChannelID: trigger.ChannelID, Topic: trigger.Text}, Status: wakeUpStatus(trigger), Log: log}
 	switch d.Threads {
 	case chat.InThreads:
 		opts.At.ThreadOf = replyThread(ReplyIn(d.ReplyIn), trigger)
-	case chat.ReplyChains:
+	case chat.ReplyChains, chat.Quotes:
 		if !trigger.IsDM && trigger.WakeUpFile() == "" {
 			opts.ReplyTo = trigger.ID
 		}
