@@ -48,6 +48,10 @@ func (o *Object) Token(key, what, wrong string) string {
 	return strings.TrimSpace(s)
 }
 
+// Int returns an optional whole number under key that is at least min; ok is false when
+// the key is absent, or its value is not such a number (then reported).
+func (o *Object) Int(key string, min int) (n int, ok bool) { return o.o.int(key, min) }
+
 // URL returns an optional http(s) URL under key: a platform's API address, pointed at a
 // loopback fake in tests. "" means the key is absent or not such a URL (reported).
 func (o *Object) URL(key string) string {

@@ -15,6 +15,10 @@ type Platform struct {
 	DM DMPolicy
 	// UserID is an example of the platform's user ids, for messages about admins and dm.
 	UserID string
+	// User, when set, reads one user id of "admins" and "dm" the one way the platform's
+	// messages name their senders (a phone number can be written several ways), or says why
+	// it is no user id of the platform. Without it ids are taken as they are written.
+	User func(id string) (string, error)
 	// Groups is set for platforms with groups or channels besides DMs; they accept "groups".
 	Groups *Groups
 	// Terminal says the adapter is the chat at this process's keyboard: a config may have

@@ -32,10 +32,14 @@ const (
 )
 
 // Verbosity reads "verbosity"; Normal when it is not set or not valid (reported).
-func (o *Object) Verbosity() Verbosity {
+func (o *Object) Verbosity() Verbosity { return o.VerbosityOr(Normal) }
+
+// VerbosityOr reads "verbosity"; def when it is not set or not valid (reported), for a
+// platform whose own default differs.
+func (o *Object) VerbosityOr(def Verbosity) Verbosity {
 	v, ok := o.o.enum("verbosity", "verbosity", []string{string(Quiet), string(Normal), string(Verbose)})
 	if !ok {
-		return Normal
+		return def
 	}
 	return Verbosity(v)
 }

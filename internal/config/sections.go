@@ -218,10 +218,11 @@ func (d *decoder) adapterEntry(v *hujson.Value, path, name string) (AdapterEntry
 		a.Busy = BusyPolicy(b)
 	}
 	if ids, ok := o.strings("admins"); ok {
-		a.Admins = ids
+		a.Admins = d.users(ids, joinPath(path, "admins"), p)
 	}
 	if v := o.get("dm"); v != nil {
 		if dm, ok := d.dm(v, joinPath(path, "dm"), p.UserID); ok {
+			dm.Users = d.users(dm.Users, joinPath(path, "dm"), p)
 			a.DM = dm
 		}
 	}
@@ -241,6 +242,24 @@ func (d *decoder) adapterEntry(v *hujson.Value, path, name string) (AdapterEntry
 	}
 	o.finish(keys...)
 	return a, len(d.errs) == n
+}
+
+// users spells the user ids listed under path the platform's one way (Platform.User),
+// reporting those that are no user ids of the platform.
+func (d *decoder) users(ids []string, path string, p *Platform) []string {
+	if p.User == nil || ids == nil {
+		return ids
+	}
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		u, err := p.User(id)
+		if err != nil {
+			d.fail(fmt.Sprintf("%s[%d]", path, i), "%v", err)
+			u = id
+		}
+		out[i] = u
+	}
+	return out
 }
 
 // dm reads a DM policy; example is one of the platform's user ids, for the error message.
