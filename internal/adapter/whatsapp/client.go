@@ -18,9 +18,11 @@ import (
 // mom sends as the real protos. In the binary it is a *whatsmeow.Client on the linked device's
 // store (see device.go).
 type Client interface {
-	// Connect opens the connection; events arrive at the handlers added with AddEventHandler,
-	// one at a time. With SynchronousAck on, a message is acknowledged to WhatsApp only when
-	// every handler has returned, so a handler returns only once the message is logged.
+	// Connect opens the connection; events arrive at the handlers added with
+	// AddEventHandlerWithSuccessStatus, one at a time. With SynchronousAck on, a message is
+	// acknowledged to WhatsApp only when every handler has returned true, so a handler
+	// returns only once the message is logged, and returns false when it could not be: then
+	// no acknowledgement goes out and WhatsApp delivers the message again.
 	Connect() error
 	// Disconnect closes the connection; it does not log the device out.
 	Disconnect()
@@ -28,8 +30,10 @@ type Client interface {
 	IsConnected() bool
 	// IsLoggedIn reports whether the connection is authenticated as the linked device.
 	IsLoggedIn() bool
-	// AddEventHandler adds a handler for every event (*events.Message, *events.Connected, ...).
-	AddEventHandler(handler whatsmeow.EventHandler) uint32
+	// AddEventHandlerWithSuccessStatus adds a handler for every event (*events.Message,
+	// *events.Connected, ...). Its result says whether the event was handled: false for a
+	// message holds back its acknowledgement (see Connect).
+	AddEventHandlerWithSuccessStatus(handler whatsmeow.EventHandlerWithSuccessStatus) uint32
 
 	// SendMessage sends msg to a chat and returns the id WhatsApp gave it.
 	SendMessage(ctx context.Context, to types.JID, msg *waE2E.Message, extra ...whatsmeow.SendRequestExtra) (whatsmeow.SendResponse, error)
