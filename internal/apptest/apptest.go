@@ -10,12 +10,14 @@ package apptest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mom-agent/mom/internal/adapter"
 	"github.com/mom-agent/mom/internal/app"
@@ -128,7 +130,15 @@ func (w *World) StartErr() (*app.App, error) {
 		return nil, err
 	}
 	log := slog.New(slog.NewTextHandler(&w.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	a, err := app.Open(w.Dir, cfg, app.Options{Log: log, Stderr: &w.logs, Getenv: getenv, Environ: w.environ(), Platforms: w.Platforms})
+	opts := app.Options{Log: log, Stderr: &w.logs, Getenv: getenv, Environ: w.environ(), Platforms: w.Platforms}
+	a, err := app.Open(w.Dir, cfg, opts)
+	// The mom this world stopped last has let go of the data directory's lock, but a process
+	// that a parallel test forked just then holds a copy of the lock's descriptor until it
+	// execs: a moment later the lock is free.
+	for wait := time.Millisecond; errors.Is(err, app.ErrInUse) && wait < time.Second; wait *= 2 {
+		time.Sleep(wait)
+		a, err = app.Open(w.Dir, cfg, opts)
+	}
 	if err != nil {
 		return nil, err
 	}

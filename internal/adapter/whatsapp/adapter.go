@@ -52,17 +52,21 @@ type Adapter struct {
 
 	// trouble nudges the supervisor when the connection is lost or goes silent.
 	trouble chan struct{}
+	// stop is closed when Stop begins; handling counts the message handlers at work.
+	stop     chan struct{}
+	handling sync.WaitGroup
 
-	mu      sync.Mutex
-	client  Client
-	in      chat.Inbox
-	ctx     context.Context // the routines' context, which event handlers work in
-	started time.Time
-	self    types.JID // mom's number, without a device
-	selfLID types.JID // mom's hidden id in groups that hide numbers, once known
-	name    string    // mom's push name
-	conn    connState
-	ready   chan struct{} // closed at the first login or logout after Start
+	mu       sync.Mutex
+	client   Client
+	in       chat.Inbox
+	ctx      context.Context // the routines' context, which event handlers work in
+	started  time.Time
+	self     types.JID // mom's number, without a device
+	selfLID  types.JID // mom's hidden id in groups that hide numbers, once known
+	name     string    // mom's push name
+	conn     connState
+	ready    chan struct{} // closed at the first login or logout after Start
+	stopping bool          // Stop has begun: handlers take no more messages
 }
 
 // connState is what the adapter knows of its connection.
@@ -72,6 +76,9 @@ type connState struct {
 	silentSince time.Time
 	// everConnected says a login succeeded since Start, so the next one is a reconnection.
 	everConnected bool
+	// caughtUp says WhatsApp has delivered what was sent while mom was away: messages from
+	// now on are live.
+	caughtUp bool
 }
 
 // New returns an adapter that is not connected yet; Start connects it.
@@ -86,7 +93,7 @@ func New(opts Options) *Adapter {
 		fetch: &fetch.Fetcher{Platform: "WhatsApp", Adapter: opts.Name, Store: opts.Store, Log: log,
 			Max: maxAttachment},
 		dir: newDirectory(), sent: newSentLog(), seen: newRecentLog(),
-		trouble: make(chan struct{}, 1)}
+		trouble: make(chan struct{}, 1), stop: make(chan struct{})}
 }
 
 // Name is the adapter's key in config.json.
@@ -164,6 +171,13 @@ func (a *Adapter) Start(ctx context.Context, in chat.Inbox) error {
 // Stop ends the adapter's work and disconnects. A message being logged just then is not
 // acknowledged, so WhatsApp delivers it again to the next mom.
 func (a *Adapter) Stop(ctx context.Context) error {
+	a.mu.Lock()
+	if !a.stopping {
+		a.stopping = true
+		close(a.stop)
+	}
+	a.mu.Unlock()
+	a.handling.Wait() // they return at once now, and no new one takes a message
 	err := a.run.Stop(ctx, "whatsapp adapter "+a.opts.Name, a.gate.Lanes)
 	a.mu.Lock()
 	c := a.client

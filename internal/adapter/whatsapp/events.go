@@ -76,6 +76,10 @@ func (a *Adapter) handle(evt any) bool {
 		a.log.Error("WhatsApp refuses this version of its web client; a newer mom (with a newer whatsmeow) is needed")
 	case *events.ConnectFailure:
 		a.log.Warn("WhatsApp refused the connection", "reason", e.Reason.String(), "message", e.Message)
+	case *events.OfflineSyncCompleted:
+		a.mu.Lock()
+		a.conn.caughtUp = true
+		a.mu.Unlock()
 	case *events.OfflineSyncPreview:
 		if e.Messages > 0 {
 			a.log.Info("WhatsApp is delivering the messages sent while mom was away", "messages", e.Messages)

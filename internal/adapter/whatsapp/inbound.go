@@ -20,13 +20,20 @@ import (
 // that it arrived (the acknowledgement whatsmeow sends when handle returns true) only then.
 // The gate drops a message it has taken before (WhatsApp redelivers what was not
 // acknowledged, and sends retries), and the hub one logged before mom started.
+//
+// Stop waits for the handlers that are in here (handling), and none enters once it began, so
+// no message reaches the gate's lanes while Stop waits for them.
 func (a *Adapter) onMessage(e *events.Message) bool {
 	a.mu.Lock()
-	ctx, in := a.ctx, a.in
-	a.mu.Unlock()
-	if ctx == nil || ctx.Err() != nil {
-		return false // stopping: not acknowledged, so it comes again to the next mom
+	ctx, in, stopping := a.ctx, a.in, a.stopping
+	if !stopping {
+		a.handling.Add(1)
 	}
+	a.mu.Unlock()
+	if stopping || ctx == nil {
+		return false // not acknowledged, so it comes again to the next mom
+	}
+	defer a.handling.Done()
 	if ignored(e) {
 		return true
 	}
@@ -41,7 +48,7 @@ func (a *Adapter) onMessage(e *events.Message) bool {
 	select {
 	case ok := <-done:
 		return ok
-	case <-ctx.Done():
+	case <-a.stop:
 		return false
 	}
 }
@@ -129,11 +136,15 @@ func personJID(info types.MessageInfo) types.JID {
 }
 
 // messageTime is when a message was sent. WhatsApp's times are whole seconds, while the hub
-// runs only messages sent after mom started; so a message of the very second the adapter
-// started is taken as sent at the start, and answered.
+// runs only messages sent after mom started; so a live message of the very second the adapter
+// started is taken as sent at the start, and answered. Until WhatsApp has delivered what was
+// sent while mom was away (events.OfflineSyncCompleted), every message is one of those, and
+// keeps its time, so that none is run, and one delivered again is known from the log.
 func (a *Adapter) messageTime(t time.Time) time.Time {
-	start := a.startedAt()
-	if t.Unix() == start.Unix() && t.Before(start) {
+	a.mu.Lock()
+	start, live := a.started, a.conn.caughtUp
+	a.mu.Unlock()
+	if live && t.Unix() == start.Unix() && t.Before(start) {
 		t = start
 	}
 	return t.UTC()
