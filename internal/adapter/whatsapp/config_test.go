@@ -81,3 +81,24 @@ func TestWhatsAppErrors(t *testing.T) {
 		},
 	})
 }
+
+// TestWhatsAppTemplateExample: the first-run config's example entry, uncommented, is a valid
+// WhatsApp adapter.
+func TestWhatsAppTemplateExample(t *testing.T) {
+	var entry string
+	for _, l := range strings.Split(templateText, "\n") {
+		if strings.HasPrefix(l, `// "whatsapp": {`) {
+			entry = strings.TrimSuffix(strings.TrimPrefix(l, "// "), ",")
+		}
+	}
+	if entry == "" {
+		t.Fatalf("template.jsonc has no example entry:\n%s", templateText)
+	}
+	c, err := config.Parse([]byte(`{"adapters": {`+entry+`}}`), "config.json", configtest.Env(nil), configPlatform())
+	if err != nil {
+		t.Fatalf("the example entry does not load: %v\n%s", err, entry)
+	}
+	if a := c.Adapters[0]; a.Name != "whatsapp" || !slices.Equal(a.Admins, []string{"+431234567"}) {
+		t.Errorf("the example reads as %+v", a)
+	}
+}

@@ -123,7 +123,8 @@ func (a *Adapter) convert(ctx context.Context, channel string, e *events.Message
 		cm.Attachments = append(cm.Attachments, a.download(ctx, c, channel, ts, f))
 	}
 	a.seen.add(channel, info.ID, info.Chat, info.Sender.ToNonAD(), quotable(text), !info.IsFromMe)
-	return cm, true, nil
+	// A mention alone, with nothing to read, is nothing to log or answer.
+	return cm, strings.TrimSpace(cm.Text) != "" || len(cm.Attachments) > 0, nil
 }
 
 // personJID is who sent a message, by phone number where WhatsApp tells it.
