@@ -104,7 +104,7 @@ func (a *Adapter) convert(ctx context.Context, channel string, e *events.Message
 	} else {
 		sender = a.dir.learnPerson(ctx, c, personJID(info), info.PushName)
 	}
-	if dm {
+	if dm && !info.IsFromMe {
 		a.dir.learnDM(channel, sender)
 	}
 	me := a.selfIDs(ctx, c, info, ci)
