@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"time"
 
+	signallog "go.mau.fi/libsignal/logger"
 	"go.mau.fi/whatsmeow"
 	"go.mau.fi/whatsmeow/store"
 	"go.mau.fi/whatsmeow/store/sqlstore"
@@ -27,14 +28,30 @@ import (
 	"github.com/mom-agent/mom/internal/adapter/platform"
 )
 
-// init names the linked device "mom" in the phone's list of linked devices (WhatsApp →
-// Settings → Linked devices) instead of whatsmeow's default, so that people know which entry
-// to remove. whatsmeow reads the name from a variable of its own when a device is linked; it
-// is set once here, before anything can link, rather than on each link, where two adapters
-// linking at once would race on it.
+// init sets, once and before anything can use them, two things the WhatsApp libraries keep
+// in variables of their own, which could not be set later without racing with adapters that
+// already run:
+//
+//   - the name of the linked device in the phone's list (WhatsApp → Settings → Linked
+//     devices): "mom" instead of whatsmeow's default, so that people know which entry to
+//     remove;
+//   - libsignal's logger. Its default prints to standard output, where mom's terminal chat
+//     and `mom run`'s answer go, and is itself set up lazily by whichever goroutine logs
+//     first, a data race. What it would log comes back as errors, which whatsmeow logs.
 func init() {
 	store.SetOSInfo("mom", [3]uint32{0, 1, 0})
+	var quiet signallog.Loggable = signalLog{}
+	signallog.Setup(&quiet)
 }
+
+// signalLog discards libsignal's log lines (see init).
+type signalLog struct{}
+
+func (signalLog) Debug(caller, message string)   {}
+func (signalLog) Info(caller, message string)    {}
+func (signalLog) Warning(caller, message string) {}
+func (signalLog) Error(caller, message string)   {}
+func (signalLog) Configure(settings string)      {}
 
 // deviceDir is the directory of the data directory the linked devices' stores are kept in:
 // beside the workspace, not in it, so no command of the agent can read a device's keys.
