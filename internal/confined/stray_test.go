@@ -36,6 +36,7 @@ var allowed = map[string]string{
 	// A linked WhatsApp device's keys, in <data>/whatsapp/, beside the workspace.
 	"internal/adapter/whatsapp/device.go:prepareDeviceFile": "<data>/whatsapp/<adapter>.db",
 	"internal/adapter/whatsapp/device.go:SetAsideLoggedOut": "<data>/whatsapp/<adapter>.db",
+	"internal/adapter/whatsapp/link.go:adapterTypes":        "config.json in the data directory",
 	// Custom tools live in <data>/tools and ~/.config/mom/tools, outside the workspace.
 	"internal/customtools/registry.go:Start":        "<data>/tools",
 	"internal/customtools/scan.go:scanDirs":         "<data>/tools and ~/.config/mom/tools",
