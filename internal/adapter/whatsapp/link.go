@@ -32,8 +32,8 @@ import (
 func linkCommand() platform.Command {
 	return platform.Command{
 		Name:    "whatsapp-link",
-		Args:    "<data-dir> [adapter] [--phone +43…]",
-		Summary: "link a WhatsApp number: a QR code, or a pairing code with --phone",
+		Args:    "<data-dir> [adapter]",
+		Summary: "link a WhatsApp number: QR code, or --phone +43… for a pairing code",
 		Run: func(ctx context.Context, args []string, out io.Writer) error {
 			req, err := parseLinkArgs(args)
 			if err != nil {
