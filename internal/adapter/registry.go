@@ -6,8 +6,9 @@
 // hands out, and names no platform.
 //
 // Adding a platform is one package beside the others (internal/adapter/<name>, with a
-// Platform function that returns its platform.Spec) and one line in Builtin;
-// docs/adding-a-platform.md walks through it.
+// Platform function that returns its platform.Spec) and one line in Builtin (or, for a
+// platform a build may leave out, in a pair of build-tagged files like
+// platforms_whatsapp.go); docs/adding-a-platform.md walks through it.
 package adapter
 
 import (
@@ -24,15 +25,16 @@ import (
 )
 
 // Builtin returns the registry of the platforms built into mom, in the order mom's usage and
-// its documentation list them.
+// its documentation list them. WhatsApp comes last, from optionalPlatforms: a build tag
+// (nowhatsapp) leaves it out, with its GPL-3.0 dependency.
 func Builtin() *Registry {
-	return NewRegistry(
+	return NewRegistry(append([]platform.Spec{
 		cli.Platform(),
 		web.Platform(),
 		slack.Platform(),
 		discord.Platform(),
 		telegram.Platform(),
-	)
+	}, optionalPlatforms()...)...)
 }
 
 // Env is what an adapter is built with besides its config entry (see platform.Env). It is

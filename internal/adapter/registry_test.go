@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -68,6 +69,7 @@ func TestBuildEveryPlatform(t *testing.T) {
 	  "acme": {"type": "slack", "botToken": "xoxb-1", "appToken": "xapp-1"},
 	  "guild": {"type": "discord", "botToken": "MTEw.GfAkE0.fake-token"},
 	  "tg": {"type": "telegram", "botToken": "123456:ABC-DEF1234ghIkl-zyx57W2v1u123ew11"},
+	  `+optionalEntries+`
 	}}`), "config.json", noEnv)
 	if err != nil {
 		t.Fatal(err)
@@ -97,8 +99,8 @@ func TestBuildEveryPlatform(t *testing.T) {
 func TestBuildRefusesWhatItDoesNotKnow(t *testing.T) {
 	t.Parallel()
 	r := Builtin()
-	_, err := r.Build(config.AdapterEntry{Name: "wa", Type: "whatsapp"}, Env{})
-	if err == nil || err.Error() != `adapter wa: type "whatsapp" is not available in this version of mom` {
+	_, err := r.Build(config.AdapterEntry{Name: "chat", Type: "irc"}, Env{})
+	if err == nil || err.Error() != `adapter chat: type "irc" is not available in this version of mom` {
 		t.Errorf("unknown type: %v", err)
 	}
 	if _, err := r.Build(config.AdapterEntry{Name: "acme", Type: "slack"}, Env{}); err == nil || !strings.Contains(err.Error(), "adapter acme") {
@@ -110,8 +112,10 @@ func TestBuildRefusesWhatItDoesNotKnow(t *testing.T) {
 func TestNames(t *testing.T) {
 	t.Parallel()
 	r := Builtin()
-	for kind, want := range map[string]string{"cli": "a terminal", "web": "a web chat", "slack": "Slack",
-		"discord": "Discord", "telegram": "Telegram", "irc": ""} {
+	names := map[string]string{"cli": "a terminal", "web": "a web chat", "slack": "Slack",
+		"discord": "Discord", "telegram": "Telegram", "irc": ""}
+	maps.Copy(names, optionalNames())
+	for kind, want := range names {
 		if got := r.Name(kind); got != want {
 			t.Errorf("Name(%q) = %q, want %q", kind, got, want)
 		}

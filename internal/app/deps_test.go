@@ -12,7 +12,7 @@ import (
 func TestDependenciesPointDown(t *testing.T) {
 	t.Parallel()
 	const mod = "github.com/mom-agent/mom/internal/"
-	platforms := []string{"adapter/cli", "adapter/web", "adapter/slack", "adapter/discord", "adapter/telegram"}
+	platforms := []string{"adapter/cli", "adapter/web", "adapter/slack", "adapter/discord", "adapter/telegram", "adapter/whatsapp"}
 	rules := map[string][]string{ // package -> what it must not depend on
 		"config": {"*"},
 		"render": {"agent", "config", "hub"},

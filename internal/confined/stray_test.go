@@ -33,6 +33,10 @@ var allowed = map[string]string{
 	"internal/adapter/web/token.go:loadToken": "web.token in the data directory",
 	"internal/app/lock_unix.go:lockDataDir":   "the lock file in the data directory",
 	"internal/store/store.go:Open":            "creates the data directory itself",
+	// A linked WhatsApp device's keys, in <data>/whatsapp/, beside the workspace.
+	"internal/adapter/whatsapp/device.go:prepareDeviceFile": "<data>/whatsapp/<adapter>.db",
+	"internal/adapter/whatsapp/device.go:SetAsideLoggedOut": "<data>/whatsapp/<adapter>.db",
+	"internal/adapter/whatsapp/link.go:adapterTypes":        "config.json in the data directory",
 	// Custom tools live in <data>/tools and ~/.config/mom/tools, outside the workspace.
 	"internal/customtools/registry.go:Start":        "<data>/tools",
 	"internal/customtools/scan.go:scanDirs":         "<data>/tools and ~/.config/mom/tools",
