@@ -13,6 +13,13 @@ import (
 // optionalEntries are config.json entries of the optional platforms this build has: none.
 const optionalEntries = ``
 
+// firstRunGolden is the first-run config.json of this build, and firstRunAdd the platforms
+// mom's note after writing it says how to add.
+const (
+	firstRunGolden = "testdata/firstrun-config-nowhatsapp.golden"
+	firstRunAdd    = "Slack, Discord or Telegram"
+)
+
 // optionalNames are what the system prompt calls the optional platforms' adapters: in this
 // build WhatsApp is none of them.
 func optionalNames() map[string]string { return map[string]string{"whatsapp": ""} }

@@ -18,6 +18,13 @@ import (
 // TestBuildEveryPlatform: a WhatsApp adapter, which needs no settings of its own.
 const optionalEntries = `"wa": {"type": "whatsapp"},`
 
+// firstRunGolden is the first-run config.json of this build, and firstRunAdd the platforms
+// mom's note after writing it says how to add.
+const (
+	firstRunGolden = "testdata/firstrun-config.golden"
+	firstRunAdd    = "Slack, Discord, Telegram or WhatsApp"
+)
+
 // optionalNames are what the system prompt calls the optional platforms' adapters.
 func optionalNames() map[string]string { return map[string]string{"whatsapp": "WhatsApp"} }
 

@@ -15,7 +15,7 @@ import (
 // it loads with the platforms built into mom, as mom loads it.
 
 // update rewrites the golden files from what the code makes.
-var update = flag.Bool("update", false, "rewrite testdata/firstrun-config.golden")
+var update = flag.Bool("update", false, "rewrite the first-run golden file of this build (firstRunGolden)")
 
 // builtinTemplate is the config.json mom writes on first run.
 func builtinTemplate() string { return config.Template(Builtin().Template()...) }
@@ -25,7 +25,7 @@ func builtinTemplate() string { return config.Template(Builtin().Template()...) 
 // it on purpose, and read the diff.
 func TestTemplateGolden(t *testing.T) {
 	t.Parallel()
-	const golden = "testdata/firstrun-config.golden"
+	golden := firstRunGolden
 	got := builtinTemplate()
 	if *update {
 		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
@@ -66,7 +66,7 @@ func TestTemplateHasEveryPart(t *testing.T) {
 func TestTemplateWritten(t *testing.T) {
 	t.Parallel()
 	got := config.TemplateWritten("data/config.json", Builtin().Template()...)
-	want := "Created data/config.json with the terminal and the web chat enabled. Edit it to add Slack, Discord or Telegram."
+	want := "Created data/config.json with the terminal and the web chat enabled. Edit it to add " + firstRunAdd + "."
 	if got != want {
 		t.Errorf("TemplateWritten =\n%s\nwant\n%s", got, want)
 	}

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"sync"
 	"time"
@@ -183,7 +184,11 @@ func (a *Adapter) Stop(ctx context.Context) error {
 	c := a.client
 	a.conn.connected = false
 	a.mu.Unlock()
-	if c != nil {
+	if closer, ok := c.(io.Closer); ok {
+		if cerr := closer.Close(); cerr != nil { // disconnects, and closes the device's store
+			a.log.Warn("could not close the WhatsApp device's store", "err", cerr)
+		}
+	} else if c != nil {
 		c.Disconnect()
 	}
 	return err

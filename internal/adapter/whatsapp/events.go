@@ -5,6 +5,7 @@ package whatsapp
 import (
 	"context"
 	"errors"
+	"io"
 	"time"
 
 	"go.mau.fi/whatsmeow"
@@ -126,6 +127,30 @@ func (a *Adapter) onLoggedOut(e *events.LoggedOut) {
 	}
 	a.log.Error("WhatsApp logged this device out ("+e.Reason.String()+"), so mom answers nothing there any more. "+
 		"Link it again with: "+a.linkCommand(), "adapter", a.opts.Name)
+	// Not from this handler: closing the client waits for its event handlers.
+	a.run.Go(a.setAsideDevice)
+}
+
+// setAsideDevice closes the logged-out device's store and keeps it aside under a name of its
+// own, so the next link starts afresh and nothing of the old one is deleted unseen.
+func (a *Adapter) setAsideDevice() {
+	a.mu.Lock()
+	c := a.client
+	a.mu.Unlock()
+	closer, ok := c.(io.Closer)
+	if !ok || a.opts.Store == nil {
+		return // the tests' fake keeps no store
+	}
+	if err := closer.Close(); err != nil {
+		a.log.Warn("could not close the logged-out device's store", "err", err)
+	}
+	path, err := SetAsideLoggedOut(a.opts.Store.DataDir(), a.opts.Name, a.now())
+	switch {
+	case err != nil:
+		a.log.Error("could not set the logged-out device's store aside", "err", err)
+	case path != "":
+		a.log.Warn("the logged-out device's store is kept aside", "path", path)
+	}
 }
 
 // nudge wakes the supervisor.

@@ -52,5 +52,6 @@ func PlatformOn(connect Connector, opts ...Option) platform.Spec {
 			return New(o), nil
 		}),
 		Template: config.TemplatePart{Name: "WhatsApp", Text: templateText},
+		Commands: []platform.Command{linkCommand()},
 	}
 }
