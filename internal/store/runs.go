@@ -34,7 +34,7 @@ type RunEntry struct {
 	// Type is RunStart, RunStatus or RunEnd.
 	Type string `json:"type"`
 	// Run names the run the line is about: its trigger's id.
-	Run string `json:"run"`
+	Run string    `json:"run"`
 	At  time.Time `json:"at"`
 	// Trigger is the message the run answers, as logged (RunStart).
 	Trigger *chat.Message `json:"trigger,omitempty"`
