@@ -219,7 +219,10 @@ func (h *Hub) run(j job, slot *ticket) {
 	if err := reply.Close(ctx); err != nil {
 		h.log.Warn("could not finish the reply", "channel", j.ch.Key(), "err", err)
 	}
-	if res.StopReason != llm.StopAborted || h.ctx.Err() == nil {
+	h.mu.Lock()
+	closing := h.closed
+	h.mu.Unlock()
+	if res.StopReason != llm.StopAborted || !closing {
 		// A run that mom's own shutdown aborted is left unfinished in the journal, so that
 		// the next mom does it again (resume.go).
 		h.journal(j.ch, store.RunEntry{Type: store.RunEnd, Run: j.msg.ID, Reason: string(res.StopReason)})
