@@ -82,6 +82,7 @@ func (h *Hub) trigger(mem *member, ch *store.ChannelDir, j job) {
 			return
 		}
 		q.jobs = append(q.jobs, j)
+		h.journalQueued(j)
 		h.mu.Unlock()
 		h.notice(mem, j.msg, "_Queued: I'll get to this when I'm done._")
 	case config.BusySteer:
@@ -104,6 +105,7 @@ func (h *Hub) trigger(mem *member, ch *store.ChannelDir, j job) {
 
 // enqueueLocked adds j to key's line, starting a worker when there is none. h.mu is held.
 func (h *Hub) enqueueLocked(key string, j job) {
+	h.journalQueued(j)
 	if q, ok := h.queues[key]; ok {
 		q.jobs = append(q.jobs, j)
 		if len(q.jobs) == 1 { // its worker is about to look for more
@@ -155,6 +157,7 @@ func (h *Hub) work(key string) {
 			waited := h.slots.leave(slot)
 			h.log.Info("run stopped before it started", "channel", key, "user", j.msg.Sender.Username,
 				"waited", waited.Round(time.Millisecond))
+			h.journalDropped(j)
 			if j.done != nil {
 				j.done() // a stopped wake-up counts as handled, as when `stop` drops it from the queue
 			}

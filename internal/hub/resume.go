@@ -10,11 +10,13 @@ import (
 
 // What a restart leaves behind, and how the hub finishes it (the README's "Restarts"):
 //
-//   - Every run is noted in its channel's run journal (store.RunEntry): a start line, with
-//     its trigger, before the status message is posted; a status line once it is posted; an
-//     end line when the run is over. A run mom's own shutdown aborts gets no end line, like
-//     one mom was killed in.
-//   - At start-up, once the adapters are connected, Resume looks at each channel's last run.
+//   - Every run is noted in its channel's run journal (store.RunEntry): a queued line when a
+//     person's trigger is taken, before the platform hears it was received; a start line,
+//     with its trigger, before the status message is posted; a status line once it is
+//     posted; an end line when the run is over. A run mom's own shutdown aborts gets no end
+//     line, like one mom was killed in, and neither do the triggers still waiting.
+//   - At start-up, once the adapters are connected, Resume looks at each channel's last run
+//     and at the triggers that waited behind it: a recent one is answered late, in its turn.
 //     One that did not end is run again from its trigger if the trigger is recent and it was
 //     tried fewer than maxAttempts times, writing in the status message it left (where the
 //     platform can edit) "_Restarted — working on it again…_". Its start line counts the
@@ -66,6 +68,25 @@ func (h *Hub) startEntry(j job) store.RunEntry {
 	return e
 }
 
+// journalQueued notes that a person's trigger was taken, so that a restart before its run
+// starts does not lose it. A wake-up is not noted: its file stays until it has run. Nor is a
+// run started again, which has its start line already.
+func (h *Hub) journalQueued(j job) {
+	if j.wakeUp || j.attempt > 1 {
+		return
+	}
+	trigger := j.msg
+	h.journal(j.ch, store.RunEntry{Type: store.RunQueued, Run: trigger.ID, Trigger: &trigger, LogEnd: j.logEnd})
+}
+
+// journalDropped notes that a person's trigger was dropped from its queue by `stop`, so that
+// a restart does not run it.
+func (h *Hub) journalDropped(j job) {
+	if !j.wakeUp {
+		h.journal(j.ch, store.RunEntry{Type: store.RunEnd, Run: j.msg.ID, Reason: "stopped"})
+	}
+}
+
 // answerLate queues a trigger sent while mom was down or starting behind its channel's runs,
 // whatever the busy policy: it was never refused, and is answered in its turn.
 func (h *Hub) answerLate(j job) {
@@ -99,7 +120,8 @@ func (h *Hub) answerLate(j job) {
 // runs' triggers and queues behind them. The runs it starts again go through the channels'
 // queues like any other.
 func (h *Hub) Resume(ctx context.Context, adapter string) {
-	runs, err := h.store.UnfinishedRuns()
+	since := time.Now().Add(-h.resumeWithin)
+	runs, err := h.store.UnfinishedRuns(since)
 	if err != nil {
 		h.log.Warn("could not read every run journal; some interrupted runs are not finished", "err", err)
 	}
@@ -126,6 +148,17 @@ func (h *Hub) resume(ctx context.Context, u store.UnfinishedRun) {
 	trigger.ChannelID = u.ChannelID
 	log := h.log.With("channel", ch.Key(), "id", trigger.ID, "attempt", u.Start.Attempt)
 	switch {
+	case !u.Started && trigger.WakeUpFile() == "" && h.recent(trigger.TS):
+		log.Info("answering a message that waited for a run when mom stopped")
+		j := job{mem: mem, ch: ch, msg: trigger, logEnd: u.Start.LogEnd, attempt: 1, waited: true}
+		h.mu.Lock()
+		if !h.closed {
+			h.enqueueLocked(ch.Key(), j)
+		}
+		h.mu.Unlock()
+		return
+	case !u.Started:
+		// Too old to answer now: it stays in the log, as context for the next run.
 	case trigger.WakeUpFile() != "":
 		// The events watcher runs a wake-up file again while it is there; only its status
 		// message is left to finish.

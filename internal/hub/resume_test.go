@@ -127,7 +127,7 @@ func TestResumeFinishesInterruptedRuns(t *testing.T) {
 	if p.next != 4 {
 		t.Errorf("%d messages posted; the run started again should have reused its status message", p.next)
 	}
-	if left, err := st.UnfinishedRuns(); err != nil || len(left) != 0 {
+	if left, err := st.UnfinishedRuns(time.Time{}); err != nil || len(left) != 0 {
 		t.Errorf("unfinished after resuming: %+v, %v", left, err)
 	}
 }
@@ -155,7 +155,7 @@ func TestResumeCountsAttempts(t *testing.T) {
 	if err := h.Shutdown(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	left, err := st.UnfinishedRuns()
+	left, err := st.UnfinishedRuns(time.Time{})
 	if err != nil || len(left) != 1 || left[0].Start.Attempt != 2 || left[0].Status != status {
 		t.Fatalf("after a shutdown during the second attempt: %+v, %v", left, err)
 	}
@@ -207,5 +207,43 @@ func TestLateMentionsAreAnsweredOnce(t *testing.T) {
 	}
 	if posts, _ := r.plat.snapshot(); len(posts) != 0 {
 		t.Errorf("notices %q; late mentions queue without a word", posts)
+	}
+}
+
+// TestTriggersWaitingAtShutdownAreAnsweredAfter: a run and the trigger queued behind it when
+// mom stops are both done by the next mom, in their order, once each.
+func TestTriggersWaitingAtShutdownAreAnsweredAfter(t *testing.T) {
+	t.Parallel()
+	st := openStore(t)
+	p := &editable{}
+	stub := newStubRunner(t)
+	stub.holdUntil(make(chan struct{}))
+	h := New(st, stub, nil, Options{ResumeWithin: time.Hour})
+	if err := h.Register(p, config.AdapterEntry{Name: "plat", Type: "test", Groups: open, Busy: config.BusyQueue}); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"first", "second"} {
+		if err := h.Receive(context.Background(), "plat", mention("C1", id, id)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stub.waitRuns(t, 1)
+	if err := h.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+
+	stub2 := newStubRunner(t)
+	r := startHub(t, st, stub2, config.AdapterEntry{Groups: open, Busy: config.BusyQueue}, p, &platform{}, Options{ResumeWithin: time.Hour})
+	r.hub.Resume(context.Background(), "plat")
+	r.idle(t)
+	var got []string
+	for _, req := range stub2.requests() {
+		got = append(got, req.Trigger.ID)
+	}
+	if fmt.Sprint(got) != "[first second]" {
+		t.Errorf("runs after the restart %v, want [first second]", got)
+	}
+	if left, err := st.UnfinishedRuns(time.Time{}); err != nil || len(left) != 0 {
+		t.Errorf("unfinished: %+v, %v", left, err)
 	}
 }

@@ -19,6 +19,9 @@ const runsDir = "runs"
 
 // The kinds of line in a run journal.
 const (
+	// RunQueued is written when a person's trigger is taken (before the platform hears it
+	// was received), whether its run starts at once or waits its turn.
+	RunQueued = "queued"
 	// RunStart is written when a run starts, before its status message is posted.
 	RunStart = "start"
 	// RunStatus is written once the run's status message is on the platform.
@@ -31,17 +34,18 @@ const (
 // append-only file that says which runs started and which ended, so that a run mom was killed
 // in the middle of can be finished at the next start-up (the README's "Restarts").
 type RunEntry struct {
-	// Type is RunStart, RunStatus or RunEnd.
+	// Type is RunQueued, RunStart, RunStatus or RunEnd.
 	Type string `json:"type"`
 	// Run names the run the line is about: its trigger's id.
 	Run string    `json:"run"`
 	At  time.Time `json:"at"`
-	// Trigger is the message the run answers, as logged (RunStart).
+	// Trigger is the message the run answers, as logged (RunQueued, RunStart).
 	Trigger *chat.Message `json:"trigger,omitempty"`
 	// Attempt counts the runs of this trigger: 1 for the first, 2 for a run started again
 	// after a restart (RunStart).
 	Attempt int `json:"attempt,omitempty"`
-	// LogEnd is the log offset just past the trigger (RunStart; agent.Request.LogEnd).
+	// LogEnd is the log offset just past the trigger (RunQueued, RunStart;
+	// agent.Request.LogEnd).
 	LogEnd int64 `json:"logEnd,omitempty"`
 	// Status is the platform's id of the run's status message, and StatusAt where it was
 	// posted (RunStatus; on a RunStart, the message a run started again reuses).
@@ -52,12 +56,14 @@ type RunEntry struct {
 	Reason string `json:"reason,omitempty"`
 }
 
-// UnfinishedRun is a run whose journal has a start and no end: mom stopped, or was killed,
-// while it went.
+// UnfinishedRun is a run whose journal has no end: mom stopped, or was killed, while it went
+// (Started) or while it waited its turn.
 type UnfinishedRun struct {
 	Adapter, ChannelID string
-	// Start is the run's last start line: its trigger, attempt and log offset.
-	Start RunEntry
+	// Start is the run's last start line, or its queued line if it never started: its
+	// trigger, attempt and log offset.
+	Start   RunEntry
+	Started bool
 	// Status is the id of its status message on the platform, and StatusAt where it is; ""
 	// when none was posted (or mom died before noting it).
 	Status   string
@@ -118,9 +124,11 @@ func (s *Store) journalPath(adapter, channelID string) (confined.Dir, string, er
 	return confined.Root(s.dataDir).Join(runsDir, a), id + ".jsonl", nil
 }
 
-// UnfinishedRuns lists the runs every channel's journal started and did not end, one per
-// channel at most (a channel has one run at a time), sorted by channel.
-func (s *Store) UnfinishedRuns() ([]UnfinishedRun, error) {
+// UnfinishedRuns lists, channel after channel, the runs the journals have no end for: the
+// last run a channel started, if it did not end, then the runs that were queued after since
+// and never started, in the order they were queued. Lines older than since are read only
+// as far as needed to find the last start.
+func (s *Store) UnfinishedRuns(since time.Time) ([]UnfinishedRun, error) {
 	root := confined.Root(s.dataDir)
 	adapters, err := root.ReadDir(runsDir)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -147,12 +155,12 @@ func (s *Store) UnfinishedRuns() ([]UnfinishedRun, error) {
 			if !ok || err != nil || !f.Type().IsRegular() {
 				continue
 			}
-			u, found, err := lastRun(root.Join(runsDir, ad.Name()), f.Name())
+			runs, err := unfinished(root.Join(runsDir, ad.Name()), f.Name(), since)
 			if err != nil {
 				errs = append(errs, fmt.Errorf("read the run journal of %s/%s: %w", adapter, id, err))
 				continue
 			}
-			if found {
+			for _, u := range runs {
 				u.Adapter, u.ChannelID = adapter, id
 				out = append(out, u)
 			}
@@ -161,42 +169,60 @@ func (s *Store) UnfinishedRuns() ([]UnfinishedRun, error) {
 	return out, errors.Join(errs...)
 }
 
-// lastRun reads a journal backwards to its last start and reports that run unless an end
-// follows it. A channel's runs go one at a time, so its lines come run after run: start,
-// status, end.
-func lastRun(dir confined.Dir, name string) (u UnfinishedRun, found bool, err error) {
+// unfinished reads one journal backwards. A channel's runs go one at a time, so only its
+// last start can be unfinished; queued runs wait in the order they were queued.
+func unfinished(dir confined.Dir, name string, since time.Time) ([]UnfinishedRun, error) {
 	st, err := dir.Stat(name)
 	if err != nil {
-		return u, false, err
+		return nil, err
 	}
-	var status *RunEntry
+	ended, started := map[string]bool{}, map[string]bool{}
+	status := map[string]RunEntry{} // the newest status line of each run
+	var last *UnfinishedRun
+	lastKnown := false // the last start has been read
+	var queued []UnfinishedRun
 	_, err = jsonl.ScanBack(dir, name, st.Size(), func(line []byte, _, _ int64) error {
 		var e RunEntry
 		if err := json.Unmarshal(line, &e); err != nil {
 			return jsonl.ErrSkip
 		}
+		old := e.At.Before(since)
+		if old && lastKnown {
+			return jsonl.ErrStop
+		}
 		switch e.Type {
 		case RunEnd:
-			return jsonl.ErrStop // the last run ended
+			ended[e.Run] = true
 		case RunStatus:
-			if status == nil {
-				status = &e
+			if _, ok := status[e.Run]; !ok {
+				status[e.Run] = e
 			}
 		case RunStart:
-			if e.Trigger == nil {
-				return jsonl.ErrStop
+			if !lastKnown && !ended[e.Run] && e.Trigger != nil {
+				u := UnfinishedRun{Start: e, Started: true, Status: e.Status, StatusAt: deref(e.StatusAt)}
+				if st, ok := status[e.Run]; ok {
+					u.Status, u.StatusAt = st.Status, deref(st.StatusAt)
+				}
+				last = &u
 			}
-			u.Start, found = e, true
-			// A run started again carries its status message over from the attempt before.
-			u.Status, u.StatusAt = e.Status, deref(e.StatusAt)
-			if status != nil && status.Run == e.Run {
-				u.Status, u.StatusAt = status.Status, deref(status.StatusAt)
+			lastKnown = true
+			started[e.Run] = true
+		case RunQueued:
+			if !old && !ended[e.Run] && !started[e.Run] && e.Trigger != nil {
+				started[e.Run] = true // a trigger queued twice is still one run
+				queued = append(queued, UnfinishedRun{Start: e})
 			}
-			return jsonl.ErrStop
 		}
 		return nil
 	})
-	return u, found, err
+	var out []UnfinishedRun
+	if last != nil {
+		out = append(out, *last)
+	}
+	for i := len(queued) - 1; i >= 0; i-- {
+		out = append(out, queued[i])
+	}
+	return out, err
 }
 
 func deref(p *chat.Place) chat.Place {

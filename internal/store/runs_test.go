@@ -1,7 +1,9 @@
 package store
 
 import (
+	"fmt"
 	"os"
+	"time"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -38,11 +40,11 @@ func TestRunJournal(t *testing.T) {
 	note(c3, RunEntry{Type: RunStatus, Run: "4", Status: "S4"})
 	note(c3, RunEntry{Type: RunStart, Run: "4", Trigger: msg("4"), Attempt: 2, Status: "S4", StatusAt: &chat.Place{ChannelID: "-100"}})
 
-	got, err := s.UnfinishedRuns()
+	got, err := s.UnfinishedRuns(time.Time{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 2 {
+	if len(got) != 2 || !got[0].Started || !got[1].Started {
 		t.Fatalf("unfinished runs %+v, want C1's and -100's", got)
 	}
 	if u := got[0]; u.Adapter != "team" || u.ChannelID != "C1" || u.Start.Trigger.ID != "2" || u.Start.LogEnd != 42 ||
@@ -71,7 +73,7 @@ func TestRunJournal(t *testing.T) {
 	}
 	f.WriteString(`{"type":"end","run":"4"`)
 	f.Close()
-	got, err = s.UnfinishedRuns()
+	got, err = s.UnfinishedRuns(time.Time{})
 	if err != nil || len(got) != 1 || got[0].ChannelID != "-100" {
 		t.Errorf("after ending C1's run: %+v, %v", got, err)
 	}
@@ -80,7 +82,44 @@ func TestRunJournal(t *testing.T) {
 func TestUnfinishedRunsWithoutJournals(t *testing.T) {
 	t.Parallel()
 	s := openStore(t)
-	if got, err := s.UnfinishedRuns(); err != nil || got != nil {
+	if got, err := s.UnfinishedRuns(time.Time{}); err != nil || got != nil {
 		t.Errorf("a new data directory: %+v, %v", got, err)
+	}
+}
+
+// TestQueuedRuns: runs queued and never started are listed after the channel's last started
+// run, in the order they were queued; ended or started ones, and ones queued before since,
+// are not.
+func TestQueuedRuns(t *testing.T) {
+	t.Parallel()
+	s := openStore(t)
+	ch, _ := s.ChannelDir("team", "C1")
+	long := time.Now().Add(-time.Hour)
+	for _, e := range []RunEntry{
+		{Type: RunQueued, Run: "old", Trigger: &chat.Message{ID: "old"}, At: long},
+		{Type: RunQueued, Run: "1", Trigger: &chat.Message{ID: "1"}},
+		{Type: RunStart, Run: "1", Trigger: &chat.Message{ID: "1"}, Attempt: 1},
+		{Type: RunQueued, Run: "2", Trigger: &chat.Message{ID: "2"}},
+		{Type: RunQueued, Run: "3", Trigger: &chat.Message{ID: "3"}},
+		{Type: RunQueued, Run: "4", Trigger: &chat.Message{ID: "4"}},
+		{Type: RunEnd, Run: "1", Reason: "stop"},
+		{Type: RunEnd, Run: "3", Reason: "stopped"},
+		{Type: RunStart, Run: "2", Trigger: &chat.Message{ID: "2"}, Attempt: 1},
+		{Type: RunQueued, Run: "5", Trigger: &chat.Message{ID: "5"}},
+	} {
+		if err := ch.JournalRun(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := s.UnfinishedRuns(time.Now().Add(-time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, u := range got {
+		ids = append(ids, fmt.Sprintf("%s:%v", u.Start.Run, u.Started))
+	}
+	if strings.Join(ids, " ") != "2:true 4:false 5:false" {
+		t.Errorf("unfinished %v, want the started 2, then 4 and 5 waiting", ids)
 	}
 }
