@@ -3,10 +3,10 @@ package store
 import (
 	"fmt"
 	"os"
-	"time"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mom-agent/mom/internal/chat"
 )
