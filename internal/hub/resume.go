@@ -121,7 +121,7 @@ func (h *Hub) answerLate(j job) {
 // queues like any other.
 func (h *Hub) Resume(ctx context.Context, adapter string) {
 	since := time.Now().Add(-h.resumeWithin)
-	runs, err := h.store.UnfinishedRuns(since)
+	runs, err := h.store.UnfinishedRuns(since, h.started)
 	if err != nil {
 		h.log.Warn("could not read every run journal; some interrupted runs are not finished", "err", err)
 	}

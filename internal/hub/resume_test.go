@@ -127,7 +127,7 @@ func TestResumeFinishesInterruptedRuns(t *testing.T) {
 	if p.next != 4 {
 		t.Errorf("%d messages posted; the run started again should have reused its status message", p.next)
 	}
-	if left, err := st.UnfinishedRuns(time.Time{}); err != nil || len(left) != 0 {
+	if left, err := st.UnfinishedRuns(time.Time{}, time.Time{}); err != nil || len(left) != 0 {
 		t.Errorf("unfinished after resuming: %+v, %v", left, err)
 	}
 }
@@ -155,7 +155,7 @@ func TestResumeCountsAttempts(t *testing.T) {
 	if err := h.Shutdown(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	left, err := st.UnfinishedRuns(time.Time{})
+	left, err := st.UnfinishedRuns(time.Time{}, time.Time{})
 	if err != nil || len(left) != 1 || left[0].Start.Attempt != 2 || left[0].Status != status {
 		t.Fatalf("after a shutdown during the second attempt: %+v, %v", left, err)
 	}
@@ -243,7 +243,7 @@ func TestTriggersWaitingAtShutdownAreAnsweredAfter(t *testing.T) {
 	if fmt.Sprint(got) != "[first second]" {
 		t.Errorf("runs after the restart %v, want [first second]", got)
 	}
-	if left, err := st.UnfinishedRuns(time.Time{}); err != nil || len(left) != 0 {
+	if left, err := st.UnfinishedRuns(time.Time{}, time.Time{}); err != nil || len(left) != 0 {
 		t.Errorf("unfinished: %+v, %v", left, err)
 	}
 }

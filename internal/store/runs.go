@@ -124,11 +124,12 @@ func (s *Store) journalPath(adapter, channelID string) (confined.Dir, string, er
 	return confined.Root(s.dataDir).Join(runsDir, a), id + ".jsonl", nil
 }
 
-// UnfinishedRuns lists, channel after channel, the runs the journals have no end for: the
-// last run a channel started, if it did not end, then the runs that were queued after since
-// and never started, in the order they were queued. Lines older than since are read only
-// as far as needed to find the last start.
-func (s *Store) UnfinishedRuns(since time.Time) ([]UnfinishedRun, error) {
+// UnfinishedRuns lists, channel after channel, the runs the journals had no end for at the
+// moment until (when this mom started: what it wrote since is its own, and not yet
+// finished): the last run a channel started, if it did not end, then the runs that were
+// queued after since and never started, in the order they were queued. Lines older than
+// since are read only as far as needed to find the last start. A zero until reads every line.
+func (s *Store) UnfinishedRuns(since, until time.Time) ([]UnfinishedRun, error) {
 	root := confined.Root(s.dataDir)
 	adapters, err := root.ReadDir(runsDir)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -155,7 +156,7 @@ func (s *Store) UnfinishedRuns(since time.Time) ([]UnfinishedRun, error) {
 			if !ok || err != nil || !f.Type().IsRegular() {
 				continue
 			}
-			runs, err := unfinished(root.Join(runsDir, ad.Name()), f.Name(), since)
+			runs, err := unfinished(root.Join(runsDir, ad.Name()), f.Name(), since, until)
 			if err != nil {
 				errs = append(errs, fmt.Errorf("read the run journal of %s/%s: %w", adapter, id, err))
 				continue
@@ -171,7 +172,7 @@ func (s *Store) UnfinishedRuns(since time.Time) ([]UnfinishedRun, error) {
 
 // unfinished reads one journal backwards. A channel's runs go one at a time, so only its
 // last start can be unfinished; queued runs wait in the order they were queued.
-func unfinished(dir confined.Dir, name string, since time.Time) ([]UnfinishedRun, error) {
+func unfinished(dir confined.Dir, name string, since, until time.Time) ([]UnfinishedRun, error) {
 	st, err := dir.Stat(name)
 	if err != nil {
 		return nil, err
@@ -185,6 +186,9 @@ func unfinished(dir confined.Dir, name string, since time.Time) ([]UnfinishedRun
 		var e RunEntry
 		if err := json.Unmarshal(line, &e); err != nil {
 			return jsonl.ErrSkip
+		}
+		if !until.IsZero() && !e.At.Before(until) {
+			return nil
 		}
 		old := e.At.Before(since)
 		if old && lastKnown {

@@ -40,7 +40,7 @@ func TestRunJournal(t *testing.T) {
 	note(c3, RunEntry{Type: RunStatus, Run: "4", Status: "S4"})
 	note(c3, RunEntry{Type: RunStart, Run: "4", Trigger: msg("4"), Attempt: 2, Status: "S4", StatusAt: &chat.Place{ChannelID: "-100"}})
 
-	got, err := s.UnfinishedRuns(time.Time{})
+	got, err := s.UnfinishedRuns(time.Time{}, time.Time{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func TestRunJournal(t *testing.T) {
 	}
 	f.WriteString(`{"type":"end","run":"4"`)
 	f.Close()
-	got, err = s.UnfinishedRuns(time.Time{})
+	got, err = s.UnfinishedRuns(time.Time{}, time.Time{})
 	if err != nil || len(got) != 1 || got[0].ChannelID != "-100" {
 		t.Errorf("after ending C1's run: %+v, %v", got, err)
 	}
@@ -82,7 +82,7 @@ func TestRunJournal(t *testing.T) {
 func TestUnfinishedRunsWithoutJournals(t *testing.T) {
 	t.Parallel()
 	s := openStore(t)
-	if got, err := s.UnfinishedRuns(time.Time{}); err != nil || got != nil {
+	if got, err := s.UnfinishedRuns(time.Time{}, time.Time{}); err != nil || got != nil {
 		t.Errorf("a new data directory: %+v, %v", got, err)
 	}
 }
@@ -106,12 +106,14 @@ func TestQueuedRuns(t *testing.T) {
 		{Type: RunEnd, Run: "3", Reason: "stopped"},
 		{Type: RunStart, Run: "2", Trigger: &chat.Message{ID: "2"}, Attempt: 1},
 		{Type: RunQueued, Run: "5", Trigger: &chat.Message{ID: "5"}},
+		// Written by the mom that reads the journal, after it started: not for it to resume.
+		{Type: RunStart, Run: "5", Trigger: &chat.Message{ID: "5"}, Attempt: 1, At: time.Now().Add(time.Hour)},
 	} {
 		if err := ch.JournalRun(e); err != nil {
 			t.Fatal(err)
 		}
 	}
-	got, err := s.UnfinishedRuns(time.Now().Add(-time.Minute))
+	got, err := s.UnfinishedRuns(time.Now().Add(-time.Minute), time.Now().Add(time.Minute))
 	if err != nil {
 		t.Fatal(err)
 	}
