@@ -136,7 +136,8 @@ func (h *Hub) Resume(ctx context.Context, adapter string) {
 func (h *Hub) resume(ctx context.Context, u store.UnfinishedRun) {
 	mem, err := h.member(u.Adapter, "interrupted run")
 	if err != nil {
-		h.log.Info("an interrupted run is left as it is", "adapter", u.Adapter, "channel", u.ChannelID, "err", err)
+		// An adapter no longer configured, or `mom run`'s, which is never resumed.
+		h.log.Debug("an interrupted run is left as it is", "adapter", u.Adapter, "channel", u.ChannelID, "err", err)
 		return
 	}
 	ch, err := h.store.ChannelDir(u.Adapter, u.ChannelID)
