@@ -166,16 +166,18 @@ func TestEventOneShotFollowsItsFile(t *testing.T) {
 }
 
 // TestEventStartUpDropsWhatWasMissed starts mom on files written while it was stopped: the
-// immediate one is stale and the one-shot's time has passed, so both are deleted unrun, and
-// a daily event whose time went by is not caught up. An immediate event written after the
-// start then runs alone.
+// immediate one is stale and one one-shot's time passed two hours ago, beyond "resume"'s 30
+// minutes, so both are deleted unrun, and a daily event whose time went by is not caught up.
+// The one-shot whose time passed ten minutes ago runs, and is deleted. An immediate event
+// written after the start then runs.
 func TestEventStartUpDropsWhatWasMissed(t *testing.T) {
 	w := newWorld(t)
 	w.llm.Default(fakellm.Text("Done."))
 	stopped := time.Now().Add(-10 * time.Minute)
 	missed := stopped.Add(5 * time.Minute).UTC()
 	w.writeEvent("stale.json", immediateEvent("Stale"))
-	w.writeEvent("past.json", oneShotEvent("Past", stopped))
+	w.writeEvent("past.json", oneShotEvent("Past", time.Now().Add(-2*time.Hour)))
+	w.writeEvent("missed.json", oneShotEvent("Missed", stopped))
 	w.writeEvent("daily.json", fmt.Sprintf(`{"type": "periodic", "channelId": "terminal/local", "text": "Daily", "schedule": "%d %d * * *", "timezone": "UTC"}`, missed.Minute(), missed.Hour()))
 	for _, f := range w.eventFiles() {
 		if err := os.Chtimes(filepath.Join(w.eventsDir(), f), stopped, stopped); err != nil {
@@ -187,12 +189,14 @@ func TestEventStartUpDropsWhatWasMissed(t *testing.T) {
 	p.waitForErr("mom is running")
 	p.waitForErr(`msg="deleting a stale immediate event written while mom was not running" file=stale.json`)
 	p.waitForErr(`msg="deleting a one-shot event whose time has passed" file=past.json`)
-	apptest.Eventually(t, "the stale and past files to be deleted", func() bool { return len(w.eventFiles()) == 1 })
+	p.waitForErr(`msg="running a one-shot event whose time passed while mom was not running" file=missed.json`)
+	apptest.Eventually(t, "the stale, past and missed files to be deleted", func() bool { return len(w.eventFiles()) == 1 })
 	// A run caught up at start-up would be asked before this one, written later.
 	w.writeEvent("fresh.json", immediateEvent("Fresh"))
 	apptest.Eventually(t, "the fresh event to run and its file to be deleted", func() bool { return !slices.Contains(w.eventFiles(), "fresh.json") })
-	if got := prompts(w.llm.Requests()); len(got) != 1 || !strings.Contains(got[0], "[EVENT:fresh.json:immediate] Fresh") {
-		t.Errorf("the model was asked %q; want only the fresh event's prompt", got)
+	if got := prompts(w.llm.Requests()); len(got) != 2 || !strings.Contains(got[0], "[EVENT:missed.json:one-shot") ||
+		!strings.Contains(got[1], "[EVENT:fresh.json:immediate] Fresh") {
+		t.Errorf("the model was asked %q; want the missed one-shot's prompt, then the fresh event's", got)
 	}
 	if files := w.eventFiles(); !slices.Equal(files, []string{"daily.json"}) {
 		t.Errorf("event files = %v; want the daily one kept", files)

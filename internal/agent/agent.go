@@ -125,6 +125,9 @@ type Request struct {
 	Sink run.Sink
 	// Upload sends a file to the channel (the attach tool); nil where files cannot be sent.
 	Upload func(ctx context.Context, f chat.File) error
+	// Waited says the trigger was sent while mom was down or starting, or its run was
+	// interrupted by a restart: it is answered late, and the model is told so.
+	Waited bool
 }
 
 // ErrBusy is returned in a Result's error when the channel already has a run.

@@ -1,7 +1,9 @@
 package agent
 
 import (
+	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -22,7 +24,8 @@ import (
 //	"report.pdf" (not saved: the file is 30 MB, over mom's limit of 25 MB)
 //	</attachments>
 //
-// The time is there for the message that started the run only; a one-line message reads as
+// The time is there for the message that started the run only (with waitedNote when it waited
+// for a restart); a one-line message reads as
 // in pi's mom, `[mario]: hello`.
 //
 // Everything in a message but the frame itself comes from people, so the frame is built so
@@ -42,6 +45,21 @@ import (
 //
 // The system prompt teaches the model this format (internal/prompt/sections/context.md).
 //
+// waitedNote says, in the header of a trigger that waited for mom to restart, how long ago it
+// was sent, so the model does not answer as if it were just asked:
+//
+//	[2026-03-15 11:00:05+01:00, sent 3 minutes ago, while you were restarting] [mario]: …
+func waitedNote(ago time.Duration) string {
+	switch mins := int(ago.Round(time.Minute) / time.Minute); {
+	case mins < 1:
+		return "sent less than a minute ago, while you were restarting"
+	case mins == 1:
+		return "sent 1 minute ago, while you were restarting"
+	default:
+		return "sent " + strconv.Itoa(mins) + " minutes ago, while you were restarting"
+	}
+}
+
 // quoteText writes the first line of text as it is, and each further line on a line of its
 // own after "| " ("|" alone for an empty line).
 func quoteText(b *strings.Builder, text string) {

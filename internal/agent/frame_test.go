@@ -169,3 +169,32 @@ func checkFrame(t *testing.T, out string, m chat.Message, trigger bool) {
 		}
 	}
 }
+
+// TestFrameSaysATriggerWaitedForARestart: a trigger answered late after a restart says in its
+// header how long ago it was sent; the same message as chatter, or not waited, does not.
+func TestFrameSaysATriggerWaitedForARestart(t *testing.T) {
+	t.Parallel()
+	a := &Agent{opts: Options{Location: time.UTC}}
+	m := chat.Message{ID: "1", TS: time.Now().Add(-3 * time.Minute), Sender: chat.User{ID: "U1", Username: "mario"}, Text: "deploy?"}
+	req := Request{Trigger: m, Waited: true}
+	got := a.userMessage(req, m, true).Content[0].Text
+	want := ", sent 3 minutes ago, while you were restarting] [mario]: deploy?"
+	if !strings.HasPrefix(got, "[") || !strings.HasSuffix(got, want) {
+		t.Errorf("framed %q, want it to end %q", got, want)
+	}
+	if got := a.userMessage(req, m, false).Content[0].Text; got != "[mario]: deploy?" {
+		t.Errorf("as chatter: %q", got)
+	}
+	req.Waited = false
+	if got := a.userMessage(req, m, true).Content[0].Text; strings.Contains(got, "restarting") {
+		t.Errorf("not waited: %q", got)
+	}
+	for ago, want := range map[time.Duration]string{
+		10 * time.Second: "sent less than a minute ago, while you were restarting",
+		time.Minute:      "sent 1 minute ago, while you were restarting",
+	} {
+		if got := waitedNote(ago); got != want {
+			t.Errorf("waitedNote(%v) = %q, want %q", ago, got, want)
+		}
+	}
+}

@@ -112,6 +112,9 @@ func (a *Agent) userMessage(req Request, m chat.Message, trigger bool) llm.Messa
 	if trigger {
 		b.WriteString("[")
 		b.WriteString(m.TS.In(a.opts.Location).Format("2006-01-02 15:04:05-07:00"))
+		if req.Waited && m.ID == req.Trigger.ID {
+			b.WriteString(", " + waitedNote(time.Since(m.TS)))
+		}
 		b.WriteString("] ")
 	}
 	b.WriteString("[" + speakerOf(m, botUser(req)) + "]: ")

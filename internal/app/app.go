@@ -139,7 +139,9 @@ func (a *App) build(opts Options) error {
 		Compaction:   agent.CompactionSettings(a.Config.Compaction),
 		PlatformName: a.Platforms.Name,
 	})
-	a.Hub = hub.New(st, a.Agent, a.Log, hub.Options{MaxConcurrentRuns: a.Config.MaxConcurrentRuns})
+	a.Hub = hub.New(st, a.Agent, a.Log, hub.Options{
+		MaxConcurrentRuns: a.Config.MaxConcurrentRuns, ResumeWithin: a.Config.Resume.Within,
+	})
 	return nil
 }
 
@@ -182,10 +184,11 @@ func (a *App) Serve(ctx context.Context, env adapter.Env) ([]chat.Adapter, error
 		}
 		a.stops = append(a.stops, func() { stopAdapter(ad, a.Log) })
 		checks.Started(ad.Name())
+		a.Hub.Resume(ctx, ad.Name())
 	}
 	watcher := events.NewWatcher(events.Options{
 		Dir: a.Store.WorkspaceDir().Join("events"), Adapters: names, Hub: a.Hub, Log: a.Log,
-		Started: a.started,
+		Started: a.started, CatchUpWithin: cfg.Resume.Within,
 	})
 	if err := watcher.Start(ctx); err != nil {
 		return nil, err

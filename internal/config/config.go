@@ -18,6 +18,8 @@ type Config struct {
 	// MaxConcurrentRuns is how many runs may go at once across all channels
 	// ("maxConcurrentRuns"); DefaultMaxConcurrentRuns unless the file sets it.
 	MaxConcurrentRuns int
+	// Resume says what is done after a restart with the work it interrupted ("resume").
+	Resume Resume
 	// Health says where the health checks answer besides the web chat ("health").
 	Health Health
 	// Adapters are the entries of the chat connections to start, sorted by name.

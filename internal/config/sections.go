@@ -12,7 +12,7 @@ import (
 
 // The keys of each section, in the order error messages list them.
 var (
-	topKeys     = []string{"model", "sandbox", "retry", "compaction", "customTools", "maxConcurrentRuns", "health", "adapters"}
+	topKeys     = []string{"model", "sandbox", "retry", "compaction", "customTools", "maxConcurrentRuns", "resume", "health", "adapters"}
 	modelKeys   = []string{"provider", "id", "apiKey", "baseUrl", "thinking", "maxTokens", "contextWindow"}
 	sandboxKeys = []string{"type", "container", "isolation", "network", "env"}
 	retryKeys   = []string{"maxRetries", "baseDelayMs", "maxDelayMs"}
@@ -34,6 +34,7 @@ func (d *decoder) config(root *hujson.Value) *Config {
 		CustomTools: defaultCustomTools(),
 
 		MaxConcurrentRuns: DefaultMaxConcurrentRuns(),
+		Resume:            Resume{Within: DefaultResumeWithin},
 	}
 	top, ok := d.object(root, "")
 	if !ok {
@@ -55,6 +56,9 @@ func (d *decoder) config(root *hujson.Value) *Config {
 		d.customTools(v, &c.CustomTools)
 	}
 	d.maxConcurrentRuns(top, c)
+	if o := top.child("resume"); o != nil {
+		d.resume(o, &c.Resume)
+	}
 	if o := top.child("health"); o != nil {
 		d.health(o, &c.Health)
 	}

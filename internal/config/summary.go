@@ -45,6 +45,12 @@ func (c *Config) Summary() string {
 		fmt.Fprintf(&b, "compact:  above the context window minus %d tokens, keeping the newest %d\n", cp.ReserveTokens, cp.KeepRecentTokens)
 	}
 	fmt.Fprintf(&b, "runs:     %s\n", c.runsSummary())
+	switch w := c.Resume.Within; {
+	case w == 0:
+		b.WriteString("resume:   off (work a restart interrupts is not done again)\n")
+	case w != DefaultResumeWithin:
+		fmt.Fprintf(&b, "resume:   what a restart interrupted, if under %s old\n", w)
+	}
 	b.WriteString(c.healthSummary())
 	if len(c.Adapters) == 0 {
 		b.WriteString("adapters: none (add one under \"adapters\", e.g. \"terminal\": {\"type\": \"cli\"})\n")

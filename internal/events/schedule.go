@@ -52,6 +52,9 @@ func (w *Watcher) read(name string, gen int) {
 	case wake.Type == Immediate && e.atStart && info.ModTime().Before(w.start):
 		w.log.Info("deleting a stale immediate event written while mom was not running", "file", name)
 		w.forgetLocked(e)
+	case wake.Type == OneShot && wake.At.Before(now) && e.atStart && now.Sub(wake.At) <= w.opts.CatchUpWithin:
+		w.log.Info("running a one-shot event whose time passed while mom was not running", "file", name, "at", wake.raw)
+		w.armLocked(e, wake.At)
 	case wake.Type == OneShot && wake.At.Before(now):
 		w.log.Info("deleting a one-shot event whose time has passed", "file", name, "at", wake.raw)
 		w.forgetLocked(e)

@@ -61,6 +61,11 @@ type Options struct {
 	// older than it is stale. A file written while mom was connecting was meant for this mom,
 	// and runs. Zero means when Start is called.
 	Started time.Time
+	// CatchUpWithin is how long after its time a one-shot wake-up found at start-up still
+	// runs: one whose time passed while mom was down, at most this long ago, runs at once;
+	// an older one is deleted unrun (config.json's "resume"). Zero deletes every one whose
+	// time has passed.
+	CatchUpWithin time.Duration
 }
 
 // Watcher schedules the wake-up files of one directory, the events directory.
@@ -103,7 +108,8 @@ func NewWatcher(opts Options) *Watcher {
 
 // Start schedules the files already in the directory (creating it if needed) and watches it
 // for changes until Stop. Immediate files older than Options.Started are stale and deleted unrun,
-// one-shots whose time has passed are deleted unrun, and periodic wake-ups wait for their next
+// one-shots whose time has passed are run if it passed within Options.CatchUpWithin and
+// deleted unrun otherwise, and periodic wake-ups wait for their next
 // time (missed runs are not caught up).
 func (w *Watcher) Start(ctx context.Context) error {
 	w.start = w.opts.Started

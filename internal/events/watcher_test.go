@@ -277,3 +277,23 @@ func TestPeriodicKeepsToItsScheduleAfterAStall(t *testing.T) {
 		t.Errorf("woken %q; want one run, no catching up", got)
 	}
 }
+
+// TestOneShotMissedWhileDownRunsWithinTheWindow: a one-shot whose time passed while mom was
+// down runs at start-up if it passed within CatchUpWithin; an older one is deleted unrun.
+func TestOneShotMissedWhileDownRunsWithinTheWindow(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "events")
+	os.MkdirAll(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, "missed.json"), []byte(oneShot("missed", time.Now().Add(-5*time.Minute))), 0o644)
+	os.WriteFile(filepath.Join(dir, "ancient.json"), []byte(oneShot("ancient", time.Now().Add(-2*time.Hour))), 0o644)
+	r := &rig{t: t, dir: dir, hub: &hubDouble{}}
+	r.w = NewWatcher(Options{Dir: confined.Root(dir), Adapters: []string{"acme"}, Hub: r.hub, CatchUpWithin: 30 * time.Minute})
+	if err := r.w.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(r.w.Stop)
+	r.eventually("both files to be gone", func() bool { return !r.exists("missed.json") && !r.exists("ancient.json") })
+	if got := r.hub.texts(); len(got) != 1 || !strings.Contains(got[0], "missed") {
+		t.Errorf("woken %q; want only the one-shot missed within the window", got)
+	}
+}

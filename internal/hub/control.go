@@ -47,6 +47,7 @@ func (h *Hub) stop(mem *member, ch *store.ChannelDir, m chat.Message) {
 	}
 	h.mu.Unlock()
 	for _, j := range dropped {
+		h.journalDropped(j)
 		if j.done != nil {
 			j.done() // a dropped wake-up counts as handled, so its file is not left behind
 		}

@@ -1,6 +1,7 @@
 // Package hub routes what adapters hear. Every message is appended to its channel's log.jsonl
-// first, trigger or not; messages sent before start-up (redeliveries, backfill) stop there,
-// and one of them already in the log (sent again after mom died) is not logged twice.
+// first, trigger or not; one sent before start-up that is already in the log (sent again
+// after mom died) is not logged twice. Messages sent before start-up (redeliveries,
+// backfill) stop there unless they are recent mentions, which are answered late (resume.go).
 // Then the hub applies access control (access.go: who may start a run in DMs and in groups),
 // recognizes triggers (a mention or a DM) and `stop`, and runs the agent through a per-channel
 // queue: one run per channel at a time, channels in parallel up to a global limit on
@@ -37,6 +38,9 @@ type Hub struct {
 	started time.Time
 	// repeats recognizes messages from before start-up that are in the log already.
 	repeats repeats
+	// resumeWithin is how recent a trigger from before start-up must be to be run
+	// (resume.go); zero runs none.
+	resumeWithin time.Duration
 
 	// presence remembers whether an adapter's admins are in a group, for "groups": "admins";
 	// departures, which groups mom is leaving or has left.
@@ -74,6 +78,10 @@ type Options struct {
 	// WaitNotice is how long a person's run may wait for a free slot before they are told
 	// that it waits; zero means DefaultWaitNotice.
 	WaitNotice time.Duration
+	// ResumeWithin is how recent work a restart interrupted must be to be done after it:
+	// runs the last mom did not finish, mentions sent while it was down or starting
+	// (config.json's "resume"). Zero does none of it.
+	ResumeWithin time.Duration
 }
 
 // DefaultWaitNotice is how long a person's run waits for a slot before mom says so. A wait
@@ -112,7 +120,7 @@ func New(st *store.Store, r Runner, log *slog.Logger, opts Options) *Hub {
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Hub{
 		store: st, runner: r, log: log, ctx: ctx, cancel: cancel, started: time.Now(),
-		slots: newSlots(opts.MaxConcurrentRuns), waitNotice: opts.WaitNotice,
+		slots: newSlots(opts.MaxConcurrentRuns), waitNotice: opts.WaitNotice, resumeWithin: opts.ResumeWithin,
 		adapters: make(map[string]*member),
 		queues:   make(map[string]*queue),
 		refused:  make(map[refusal]bool),
@@ -159,17 +167,24 @@ func (h *Hub) Receive(ctx context.Context, adapter string, m chat.Message) error
 		return fmt.Errorf("could not log the message: %w", err)
 	}
 	h.repeats.logged(ch, m.ID)
-	if m.Sender.IsBot || !(m.IsMention || m.IsDM) || m.TS.Before(h.started) {
+	late := m.TS.Before(h.started)
+	if m.Sender.IsBot || !(m.IsMention || m.IsDM) || late && !h.recent(m.TS) {
 		return nil
 	}
 	if !h.admits(ctx, mem, m) {
 		return nil
 	}
-	if isStop(m.Text) {
+	j := job{mem: mem, ch: ch, msg: m, logEnd: pos.End, attempt: 1}
+	switch {
+	case late && isStop(m.Text):
+		// A `stop` sent while mom was down has no run to stop.
+	case late:
+		h.answerLate(j)
+	case isStop(m.Text):
 		h.stop(mem, ch, m)
-		return nil
+	default:
+		h.trigger(mem, ch, j)
 	}
-	h.trigger(mem, ch, job{mem: mem, ch: ch, msg: m, logEnd: pos.End})
 	return nil
 }
 

@@ -26,6 +26,14 @@ type job struct {
 	// channels); done, if set, is called once the job has run or was dropped.
 	wakeUp bool
 	done   func()
+	// attempt counts the runs of this trigger (the run journal): 1, or 2 for a run started
+	// again after a restart, which shows itself in reuse, the status message of the attempt
+	// before (ReuseAt its place; "" when there is none to reuse).
+	attempt int
+	reuse   string
+	reuseAt chat.Place
+	// waited says the trigger was sent while mom was down or starting, and is answered late.
+	waited bool
 }
 
 // queue is a channel's line of runs. It exists while the channel has a run going or waiting;
@@ -74,6 +82,7 @@ func (h *Hub) trigger(mem *member, ch *store.ChannelDir, j job) {
 			return
 		}
 		q.jobs = append(q.jobs, j)
+		h.journalQueued(j)
 		h.mu.Unlock()
 		h.notice(mem, j.msg, "_Queued: I'll get to this when I'm done._")
 	case config.BusySteer:
@@ -96,6 +105,7 @@ func (h *Hub) trigger(mem *member, ch *store.ChannelDir, j job) {
 
 // enqueueLocked adds j to key's line, starting a worker when there is none. h.mu is held.
 func (h *Hub) enqueueLocked(key string, j job) {
+	h.journalQueued(j)
 	if q, ok := h.queues[key]; ok {
 		q.jobs = append(q.jobs, j)
 		if len(q.jobs) == 1 { // its worker is about to look for more
@@ -147,6 +157,7 @@ func (h *Hub) work(key string) {
 			waited := h.slots.leave(slot)
 			h.log.Info("run stopped before it started", "channel", key, "user", j.msg.Sender.Username,
 				"waited", waited.Round(time.Millisecond))
+			h.journalDropped(j)
 			if j.done != nil {
 				j.done() // a stopped wake-up counts as handled, as when `stop` drops it from the queue
 			}
@@ -196,10 +207,13 @@ func (h *Hub) run(j job, slot *ticket) {
 		return
 	}
 	start := time.Now()
-	reply := h.reply(j.mem, j.msg)
+	h.journal(j.ch, h.startEntry(j))
+	reply := h.reply(j, func(at chat.Place, id string) {
+		h.journal(j.ch, store.RunEntry{Type: store.RunStatus, Run: j.msg.ID, Status: id, StatusAt: &at})
+	})
 	res := h.runner.HandleMessage(h.ctx, agent.Request{
 		ChannelDir: j.ch, Trigger: j.msg, LogEnd: j.logEnd, Context: h.channelContext(j.mem, j.msg),
-		Sink: reply.Event, Upload: reply.Upload,
+		Sink: reply.Event, Upload: reply.Upload, Waited: j.waited,
 	})
 	// The reply's last platform calls must finish even when mom is shutting down, so people
 	// see how the run ended; they get a few seconds of their own.
@@ -207,6 +221,14 @@ func (h *Hub) run(j job, slot *ticket) {
 	defer cancel()
 	if err := reply.Close(ctx); err != nil {
 		h.log.Warn("could not finish the reply", "channel", j.ch.Key(), "err", err)
+	}
+	h.mu.Lock()
+	closing := h.closed
+	h.mu.Unlock()
+	if res.StopReason != llm.StopAborted || !closing {
+		// A run that mom's own shutdown aborted is left unfinished in the journal, so that
+		// the next mom does it again (resume.go).
+		h.journal(j.ch, store.RunEntry{Type: store.RunEnd, Run: j.msg.ID, Reason: string(res.StopReason)})
 	}
 	level := slog.LevelInfo
 	if res.StopReason == llm.StopError {
@@ -217,14 +239,20 @@ func (h *Hub) run(j job, slot *ticket) {
 		"waited", slot.waitedFor().Round(time.Millisecond))
 }
 
-// reply starts showing a run that answers trigger: the adapter's own way where it has one
-// (Replier), else drawn by the shared renderer on the adapter's Surface.
-func (h *Hub) reply(mem *member, trigger chat.Message) run.Reply {
+// reply starts showing j's run: the adapter's own way where it has one (Replier), else drawn
+// by the shared renderer on the adapter's Surface, which tells posted where its status
+// message is, and reuses the one of the attempt before.
+func (h *Hub) reply(j job, posted func(at chat.Place, id string)) run.Reply {
+	mem, trigger := j.mem, j.msg
 	if r, ok := mem.Adapter.(Replier); ok {
 		return r.Reply(h.ctx, trigger.ChannelID, trigger)
 	}
 	log := h.log.With("adapter", mem.Name(), "channel", trigger.ChannelID)
-	return render.NewReply(h.ctx, mem.Surface(), mem.Dialect(), trigger, log)
+	st := render.StatusOptions{Posted: posted}
+	if j.attempt > 1 {
+		st.Text, st.Reuse, st.ReuseAt = restartedStatus, j.reuse, j.reuseAt
+	}
+	return render.NewReply(h.ctx, mem.Surface(), mem.Dialect(), trigger, log, st)
 }
 
 // channelContext gathers what the agent should know about where the trigger came from.

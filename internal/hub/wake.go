@@ -41,7 +41,7 @@ func (h *Hub) Wake(adapter, channelID string, trigger chat.Message, done func())
 		return err
 	}
 	trigger.ChannelID = channelID
-	j := job{mem: mem, ch: ch, msg: trigger, logEnd: end, wakeUp: true, done: done}
+	j := job{mem: mem, ch: ch, msg: trigger, logEnd: end, wakeUp: true, done: done, attempt: 1}
 	key := ch.Key()
 	h.mu.Lock()
 	defer h.mu.Unlock()

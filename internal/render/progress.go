@@ -25,6 +25,22 @@ type Options struct {
 	Status string
 	// Log receives platform failures, which never stop the run.
 	Log *slog.Logger
+	StatusOptions
+}
+
+// StatusOptions are about a run's status message across restarts (the hub's run journal).
+type StatusOptions struct {
+	// Text is the status message's first text; "" for the usual one.
+	Text string
+	// Reuse is the id of the status message of an earlier attempt at the same run, which mom
+	// was killed in the middle of, posted at ReuseAt: where the platform can edit, the run
+	// writes there instead of posting a new one. "" posts a new one.
+	Reuse   string
+	ReuseAt chat.Place
+	// Posted, if set, hears where the status message is once it is on the platform (on the
+	// worker's goroutine, before anything else is written there), and again if it had to
+	// be posted anew.
+	Posted func(at chat.Place, id string)
 }
 
 // maxStatusLines is how many progress lines the status message keeps; older ones are
@@ -69,6 +85,9 @@ func NewProgress(ctx context.Context, s chat.Surface, d chat.Dialect, opts Optio
 	verbosity := Verbosity(d.Verbosity)
 	if verbosity == "" {
 		verbosity = Normal
+	}
+	if opts.Text != "" {
+		opts.Status = opts.Text
 	}
 	if opts.Status == "" {
 		opts.Status = "_Thinking…_"

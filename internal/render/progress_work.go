@@ -19,7 +19,7 @@ import (
 func (p *Progress) work(ctx context.Context) {
 	defer close(p.done)
 	w := &worker{p: p, mainAt: p.top()}
-	w.main = w.post(ctx, w.mainAt, p.format(p.opts.Status))
+	w.start(ctx)
 	var lastEdit time.Time
 	var timer *time.Timer
 	var tick <-chan time.Time
@@ -112,6 +112,31 @@ func (p *Progress) preview(md string) string {
 	return parts[0] + " …"
 }
 
+// start shows the status message: the earlier attempt's, edited, when there is one and the
+// platform allows it; a new one otherwise.
+func (w *worker) start(ctx context.Context) {
+	p := w.p
+	text := p.format(p.opts.Status)
+	if o := p.opts.StatusOptions; o.Reuse != "" && p.d.Edit {
+		err := p.s.Edit(ctx, o.ReuseAt, o.Reuse, text)
+		if err == nil {
+			w.main, w.mainAt = o.Reuse, o.ReuseAt
+			w.posted()
+			return
+		}
+		p.log.Warn("could not reuse the status message of the interrupted run; posting a new one", "err", err)
+	}
+	w.main = w.post(ctx, w.mainAt, text)
+	w.posted()
+}
+
+// posted tells Options.Posted where the status message is.
+func (w *worker) posted() {
+	if w.main != "" && w.p.opts.Posted != nil {
+		w.p.opts.Posted(w.mainAt, w.main)
+	}
+}
+
 func (w *worker) post(ctx context.Context, at chat.Place, text string) string {
 	id, err := w.p.s.Post(ctx, at, text)
 	if err != nil {
@@ -125,6 +150,7 @@ func (w *worker) update(ctx context.Context, text string) {
 	if w.main == "" {
 		w.mainAt = w.p.top()
 		w.main = w.post(ctx, w.mainAt, text)
+		w.posted()
 		return
 	}
 	if err := w.p.s.Edit(ctx, w.mainAt, w.main, text); err != nil {

@@ -33,9 +33,10 @@ type Reply struct {
 // every adapter that does not draw runs its own way. Where the reply goes follows d.Threads: a
 // mention inside a thread is answered in that thread unless d.ReplyIn is "channel"; on a
 // platform of reply chains or quotes the answer answers the message that asked, in groups. DMs and
-// wake-ups are answered at the top level. log receives platform failures.
-func NewReply(ctx context.Context, s chat.Surface, d chat.Dialect, trigger chat.Message, log *slog.Logger) *Reply {
-	opts := Options{At: chat.Place{ChannelID: trigger.ChannelID, Topic: trigger.Text}, Status: wakeUpStatus(trigger), Log: log}
+// wake-ups are answered at the top level. log receives platform failures; st says which
+// status message a run started again reuses, and who hears where the status message is.
+func NewReply(ctx context.Context, s chat.Surface, d chat.Dialect, trigger chat.Message, log *slog.Logger, st StatusOptions) *Reply {
+	opts := Options{At: chat.Place{ChannelID: trigger.ChannelID, Topic: trigger.Text}, Status: wakeUpStatus(trigger), Log: log, StatusOptions: st}
 	switch d.Threads {
 	case chat.InThreads:
 		opts.At.ThreadOf = replyThread(ReplyIn(d.ReplyIn), trigger)

@@ -23,6 +23,7 @@ type ChannelDir struct {
 	released  bool
 	dirsReady bool
 	log       *jsonl.File
+	journal   *jsonl.File // the run journal (runs.go), outside the workspace
 
 	// sessMu serializes opening the session, which reads the whole file, without holding mu
 	// so log appends are not held up meanwhile.
@@ -125,6 +126,11 @@ func (c *ChannelDir) close() error {
 		c.store.flusher.Remove(c.log)
 		errs = append(errs, c.log.Close())
 		c.log = nil
+	}
+	if c.journal != nil {
+		c.store.flusher.Remove(c.journal)
+		errs = append(errs, c.journal.Close())
+		c.journal = nil
 	}
 	if c.sess != nil {
 		errs = append(errs, c.sess.Close())

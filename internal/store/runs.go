@@ -1,0 +1,237 @@
+package store
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+	"time"
+
+	"github.com/mom-agent/mom/internal/chat"
+	"github.com/mom-agent/mom/internal/confined"
+	"github.com/mom-agent/mom/internal/jsonl"
+)
+
+// runsDir is where the run journals are, in the data directory: beside the workspace, not in
+// it, so that no command a run starts can read or forge what mom will do after a restart.
+const runsDir = "runs"
+
+// The kinds of line in a run journal.
+const (
+	// RunQueued is written when a person's trigger is taken (before the platform hears it
+	// was received), whether its run starts at once or waits its turn.
+	RunQueued = "queued"
+	// RunStart is written when a run starts, before its status message is posted.
+	RunStart = "start"
+	// RunStatus is written once the run's status message is on the platform.
+	RunStatus = "status"
+	// RunEnd is written when the run is over, however it ended.
+	RunEnd = "end"
+)
+
+// RunEntry is one line of a channel's run journal: <data>/runs/<adapter>/<channel>.jsonl, an
+// append-only file that says which runs started and which ended, so that a run mom was killed
+// in the middle of can be finished at the next start-up (the README's "Restarts").
+type RunEntry struct {
+	// Type is RunQueued, RunStart, RunStatus or RunEnd.
+	Type string `json:"type"`
+	// Run names the run the line is about: its trigger's id.
+	Run string    `json:"run"`
+	At  time.Time `json:"at"`
+	// Trigger is the message the run answers, as logged (RunQueued, RunStart).
+	Trigger *chat.Message `json:"trigger,omitempty"`
+	// Attempt counts the runs of this trigger: 1 for the first, 2 for a run started again
+	// after a restart (RunStart).
+	Attempt int `json:"attempt,omitempty"`
+	// LogEnd is the log offset just past the trigger (RunQueued, RunStart;
+	// agent.Request.LogEnd).
+	LogEnd int64 `json:"logEnd,omitempty"`
+	// Status is the platform's id of the run's status message, and StatusAt where it was
+	// posted (RunStatus; on a RunStart, the message a run started again reuses).
+	Status   string      `json:"status,omitempty"`
+	StatusAt *chat.Place `json:"statusAt,omitempty"`
+	// Reason is how the run ended: a stop reason, or what was done with an interrupted run
+	// (RunEnd).
+	Reason string `json:"reason,omitempty"`
+}
+
+// UnfinishedRun is a run whose journal has no end: mom stopped, or was killed, while it went
+// (Started) or while it waited its turn.
+type UnfinishedRun struct {
+	Adapter, ChannelID string
+	// Start is the run's last start line, or its queued line if it never started: its
+	// trigger, attempt and log offset.
+	Start   RunEntry
+	Started bool
+	// Status is the id of its status message on the platform, and StatusAt where it is; ""
+	// when none was posted (or mom died before noting it).
+	Status   string
+	StatusAt chat.Place
+}
+
+// JournalRun appends e to the channel's run journal, stamping it with the time if it has
+// none. When it returns nil the line is in the kernel: a crash of mom cannot lose it.
+func (c *ChannelDir) JournalRun(e RunEntry) error {
+	f, err := c.journalFile()
+	if err != nil {
+		return err
+	}
+	if e.At.IsZero() {
+		e.At = time.Now()
+	}
+	e.At = e.At.UTC()
+	if _, _, err := f.Append(e); err != nil {
+		return fmt.Errorf("note a run of channel %s: %w", c.Key(), err)
+	}
+	return nil
+}
+
+func (c *ChannelDir) journalFile() (*jsonl.File, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.released {
+		return nil, c.releasedErr()
+	}
+	if c.journal == nil {
+		dir, name, err := c.store.journalPath(c.adapter, c.id)
+		if err != nil {
+			return nil, err
+		}
+		if err := dir.MkdirAll("", 0o755); err != nil {
+			return nil, fmt.Errorf("create the run journals' directory: %w", err)
+		}
+		f, err := jsonl.Open(dir, name)
+		if err != nil {
+			return nil, err
+		}
+		c.store.flusher.Add(f)
+		c.journal = f
+	}
+	return c.journal, nil
+}
+
+// journalPath is the directory of an adapter's run journals and the file name of a channel's.
+func (s *Store) journalPath(adapter, channelID string) (confined.Dir, string, error) {
+	a, err := PathComponent(adapter)
+	if err != nil {
+		return confined.Dir{}, "", fmt.Errorf("adapter name %q: %w", adapter, err)
+	}
+	id, err := PathComponent(channelID)
+	if err != nil {
+		return confined.Dir{}, "", fmt.Errorf("channel id %q: %w", channelID, err)
+	}
+	return confined.Root(s.dataDir).Join(runsDir, a), id + ".jsonl", nil
+}
+
+// UnfinishedRuns lists, channel after channel, the runs the journals had no end for at the
+// moment until (when this mom started: what it wrote since is its own, and not yet
+// finished): the last run a channel started, if it did not end, then the runs that were
+// queued after since and never started, in the order they were queued. Lines older than
+// since are read only as far as needed to find the last start. A zero until reads every line.
+func (s *Store) UnfinishedRuns(since, until time.Time) ([]UnfinishedRun, error) {
+	root := confined.Root(s.dataDir)
+	adapters, err := root.ReadDir(runsDir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("list the run journals: %w", err)
+	}
+	var out []UnfinishedRun
+	var errs []error
+	for _, ad := range adapters {
+		adapter, err := ParsePathComponent(ad.Name())
+		if !ad.IsDir() || err != nil {
+			continue
+		}
+		files, err := root.ReadDir(runsDir + "/" + ad.Name())
+		if err != nil {
+			errs = append(errs, fmt.Errorf("list the run journals of %s: %w", adapter, err))
+			continue
+		}
+		for _, f := range files {
+			base, ok := strings.CutSuffix(f.Name(), ".jsonl")
+			id, err := ParsePathComponent(base)
+			if !ok || err != nil || !f.Type().IsRegular() {
+				continue
+			}
+			runs, err := unfinished(root.Join(runsDir, ad.Name()), f.Name(), since, until)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("read the run journal of %s/%s: %w", adapter, id, err))
+				continue
+			}
+			for _, u := range runs {
+				u.Adapter, u.ChannelID = adapter, id
+				out = append(out, u)
+			}
+		}
+	}
+	return out, errors.Join(errs...)
+}
+
+// unfinished reads one journal backwards. A channel's runs go one at a time, so only its
+// last start can be unfinished; queued runs wait in the order they were queued.
+func unfinished(dir confined.Dir, name string, since, until time.Time) ([]UnfinishedRun, error) {
+	st, err := dir.Stat(name)
+	if err != nil {
+		return nil, err
+	}
+	ended, started := map[string]bool{}, map[string]bool{}
+	status := map[string]RunEntry{} // the newest status line of each run
+	var last *UnfinishedRun
+	lastKnown := false // the last start has been read
+	var queued []UnfinishedRun
+	_, err = jsonl.ScanBack(dir, name, st.Size(), func(line []byte, _, _ int64) error {
+		var e RunEntry
+		if err := json.Unmarshal(line, &e); err != nil {
+			return jsonl.ErrSkip
+		}
+		if !until.IsZero() && !e.At.Before(until) {
+			return nil
+		}
+		old := e.At.Before(since)
+		if old && lastKnown {
+			return jsonl.ErrStop
+		}
+		switch e.Type {
+		case RunEnd:
+			ended[e.Run] = true
+		case RunStatus:
+			if _, ok := status[e.Run]; !ok {
+				status[e.Run] = e
+			}
+		case RunStart:
+			if !lastKnown && !ended[e.Run] && e.Trigger != nil {
+				u := UnfinishedRun{Start: e, Started: true, Status: e.Status, StatusAt: deref(e.StatusAt)}
+				if st, ok := status[e.Run]; ok {
+					u.Status, u.StatusAt = st.Status, deref(st.StatusAt)
+				}
+				last = &u
+			}
+			lastKnown = true
+			started[e.Run] = true
+		case RunQueued:
+			if !old && !ended[e.Run] && !started[e.Run] && e.Trigger != nil {
+				started[e.Run] = true // a trigger queued twice is still one run
+				queued = append(queued, UnfinishedRun{Start: e})
+			}
+		}
+		return nil
+	})
+	var out []UnfinishedRun
+	if last != nil {
+		out = append(out, *last)
+	}
+	for i := len(queued) - 1; i >= 0; i-- {
+		out = append(out, queued[i])
+	}
+	return out, err
+}
+
+func deref(p *chat.Place) chat.Place {
+	if p == nil {
+		return chat.Place{}
+	}
+	return *p
+}
