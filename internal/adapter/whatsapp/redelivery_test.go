@@ -3,6 +3,8 @@
 package whatsapp_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -60,18 +62,68 @@ func TestWhatsAppRepeatedDeliveryIsLoggedOnce(t *testing.T) {
 	}
 }
 
-// TestWhatsAppMessagesSentWhileAwayAreLoggedInOrderNotRun: what people said while mom was
-// stopped arrives when it connects; it is logged in order as context and never run, even a
-// DM or a mention, and the next run sees it.
-func TestWhatsAppMessagesSentWhileAwayAreLoggedInOrderNotRun(t *testing.T) {
-	t.Parallel()
-	w := newWorld(t, asAdmin)
+// sayWhileAway stops mom and has the cast talk meanwhile: chatter in the family group, a
+// mention of mom there between it, and a DM.
+func (w *waWorld) sayWhileAway() {
+	w.t.Helper()
 	w.run()
 	w.Stop()
 	w.wa.Say(family, bea, "first while away")
 	w.mention(family, ada, "second while away, to mom")
 	w.wa.Say(family, bea, "third while away")
 	w.wa.Say(ada, ada, "are you there?")
+}
+
+// TestWhatsAppMessagesSentWhileAwayAreAnsweredOnce: what people said while mom was stopped
+// arrives when it connects and is logged in order; a mention or DM among it, being recent, is
+// answered once, late, and the model is told it waited (the README's Restarts).
+func TestWhatsAppMessagesSentWhileAwayAreAnsweredOnce(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, asAdmin)
+	w.sayWhileAway()
+	w.LLM.Enqueue(fakellm.Text("Back now."))
+	w.LLM.Enqueue(fakellm.Text("Back now."))
+	w.run()
+	w.momSays(family, "Back now.")
+	w.momSays(ada, "Back now.")
+	w.wa.WaitFor(t, "the messages sent while away to be acknowledged", func() bool { return w.wa.Pending() == 0 })
+	w.Stop()
+	if n := len(w.LLM.Requests()); n != 2 {
+		t.Fatalf("%d model requests; want the mention and the DM answered once each", n)
+	}
+	var group string
+	for _, r := range w.LLM.Requests() {
+		if p := r.LastUserText(); strings.Contains(p, "second while away") {
+			group = p
+		}
+	}
+	first, second := strings.Index(group, "first while away"), strings.Index(group, "second while away")
+	if first < 0 || second < first || !strings.Contains(group, "while you were restarting") {
+		t.Errorf("the late mention's prompt lacks what came before it, or that it waited:\n%s", group)
+	}
+	got := strings.Join(w.logged(family), "\n")
+	for _, s := range []string{"first while away", "second while away", "third while away"} {
+		if strings.Count(got, s) != 1 {
+			t.Errorf("the family group's log holds %q %d times; want once:\n%s", s, strings.Count(got, s), got)
+		}
+	}
+	if i, j, k := strings.Index(got, "first while away"), strings.Index(got, "second while away"), strings.Index(got, "third while away"); i > j || j > k {
+		t.Errorf("the family group's log is out of order:\n%s", got)
+	}
+}
+
+// TestWhatsAppMessagesSentWhileAwayOutsideTheWindowAreNotRun: with "resume" off, what people
+// said while mom was stopped is logged in order as context and never run, even a DM or a
+// mention, and the next run sees it.
+func TestWhatsAppMessagesSentWhileAwayOutsideTheWindowAreNotRun(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, asAdmin)
+	cfg, err := os.ReadFile(filepath.Join(w.Dir, "config.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.WriteConfig(strings.Replace(string(cfg), "{", `{"resume": {"withinMinutes": 0},`, 1))
+	w.sayWhileAway()
 	w.run()
 	w.wa.WaitFor(t, "the messages sent while away to be acknowledged", func() bool { return w.wa.Pending() == 0 })
 	w.LLM.Enqueue(fakellm.Text("Back."))
