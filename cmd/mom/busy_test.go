@@ -10,30 +10,6 @@ import (
 	fakellm "github.com/mom-agent/mom/internal/fake/llm"
 )
 
-// gate is a command that blocks until the test releases it, so a run is reliably busy while
-// the test types its next message.
-type gate struct {
-	t                 *testing.T
-	started, released string
-}
-
-func newGate(t *testing.T) gate {
-	dir := t.TempDir()
-	return gate{t: t, started: filepath.Join(dir, "started"), released: filepath.Join(dir, "released")}
-}
-
-func (g gate) command() string {
-	return "touch " + g.started + "; while [ ! -e " + g.released + " ]; do sleep 0.01; done; echo released"
-}
-
-func (g gate) waitStarted() { apptest.WaitForFile(g.t, g.started) }
-
-func (g gate) release() {
-	if err := os.WriteFile(g.released, nil, 0o644); err != nil {
-		g.t.Fatal(err)
-	}
-}
-
 // allText joins every text of a request, for "was this said" checks.
 func allText(r *fakellm.Request) string {
 	var parts []string
@@ -49,18 +25,18 @@ func allText(r *fakellm.Request) string {
 // model with the next run, before that run's trigger.
 func TestBusyReject(t *testing.T) {
 	w := newWorld(t, withBusy("reject"))
-	g := newGate(t)
+	g := apptest.NewGate(t)
 	w.llm.Enqueue(
-		fakellm.Calls(fakellm.Call("bash", map[string]any{"label": "working", "command": g.command()})),
+		fakellm.Calls(fakellm.Call("bash", map[string]any{"label": "working", "command": g.Command()})),
 		fakellm.Text("first done"),
 		fakellm.Text("third done"),
 	)
 	p := w.start()
 	p.send("first")
-	g.waitStarted()
+	g.WaitStarted()
 	p.send("second")
 	p.waitFor("Already working. Say `stop` to cancel.")
-	g.release()
+	g.Release()
 	p.waitFor("↳ ") // the usage line comes with agent_end, once the run is over
 	p.send("third")
 	p.waitFor("third done")
@@ -83,18 +59,18 @@ func TestBusyReject(t *testing.T) {
 // TestBusyQueue: a message during a run is answered in a run of its own afterwards.
 func TestBusyQueue(t *testing.T) {
 	w := newWorld(t, withBusy("queue"))
-	g := newGate(t)
+	g := apptest.NewGate(t)
 	w.llm.Enqueue(
-		fakellm.Calls(fakellm.Call("bash", map[string]any{"label": "working", "command": g.command()})),
+		fakellm.Calls(fakellm.Call("bash", map[string]any{"label": "working", "command": g.Command()})),
 		fakellm.Text("first done"),
 		fakellm.Text("second done"),
 	)
 	p := w.start()
 	p.send("first")
-	g.waitStarted()
+	g.WaitStarted()
 	p.send("second")
 	p.waitFor("Queued: I'll get to this when I'm done.")
-	g.release()
+	g.Release()
 	p.waitFor("second done")
 	p.quit()
 
@@ -117,21 +93,21 @@ func TestBusyQueue(t *testing.T) {
 // remaining tool calls are skipped and the model reads the message in the same run.
 func TestBusySteer(t *testing.T) {
 	w := newWorld(t, withBusy("steer"))
-	g := newGate(t)
+	g := apptest.NewGate(t)
 	never := filepath.Join(t.TempDir(), "never")
 	w.llm.Enqueue(
 		fakellm.Calls(
-			fakellm.ToolCall{ID: "toolu_gate", Name: "bash", Args: map[string]any{"label": "working", "command": g.command()}},
+			fakellm.ToolCall{ID: "toolu_gate", Name: "bash", Args: map[string]any{"label": "working", "command": g.Command()}},
 			fakellm.ToolCall{ID: "toolu_skip", Name: "bash", Args: map[string]any{"label": "more work", "command": "touch " + never}},
 		),
 		fakellm.Text("changed course"),
 	)
 	p := w.start()
 	p.send("first")
-	g.waitStarted()
+	g.WaitStarted()
 	p.send("actually, do something else")
 	p.waitFor("Noted: I'll take this into account at my next step.")
-	g.release()
+	g.Release()
 	p.waitFor("changed course")
 	p.quit()
 

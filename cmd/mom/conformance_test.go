@@ -306,18 +306,18 @@ func behaviours() []behaviour {
 			}
 		}},
 		{name: "BusyRejectAnswersAlreadyWorkingAndKeepsTheMessage", run: func(s *suite) {
-			g := newGate(s.t)
+			g := apptest.NewGate(s.t)
 			s.llm.Enqueue(
-				fakellm.Calls(fakellm.Call("bash", map[string]any{"label": "Work", "command": g.command()})),
+				fakellm.Calls(fakellm.Call("bash", map[string]any{"label": "Work", "command": g.Command()})),
 				fakellm.Text("first answer"),
 				fakellm.Text("third answer"),
 			)
 			s.run("") // reject is the default
 			s.mention(s.c.group, s.c.admin, "one")
-			g.waitStarted()
+			g.WaitStarted()
 			s.mention(s.c.group, s.c.admin, "two while busy")
 			s.botSays(s.c.group, "Already working")
-			g.release()
+			g.Release()
 			s.botSays(s.c.group, "first answer")
 			s.p.waitOutput(s.p.err, "log", "run finished", 1) // else "three" would be turned away too
 			s.mention(s.c.group, s.c.admin, "three")
@@ -343,21 +343,21 @@ func behaviours() []behaviour {
 			}
 		}},
 		{name: "BusySteerReachesTheRunAtItsNextStep", run: func(s *suite) {
-			g := newGate(s.t)
+			g := apptest.NewGate(s.t)
 			never := filepath.Join(s.t.TempDir(), "never")
 			s.llm.Enqueue(
 				fakellm.Calls(
-					fakellm.ToolCall{ID: "toolu_gate", Name: "bash", Args: map[string]any{"label": "Work", "command": g.command()}},
+					fakellm.ToolCall{ID: "toolu_gate", Name: "bash", Args: map[string]any{"label": "Work", "command": g.Command()}},
 					fakellm.ToolCall{ID: "toolu_skip", Name: "bash", Args: map[string]any{"label": "More work", "command": "touch " + never}},
 				),
 				fakellm.Text("changed course"),
 			)
 			s.run(`"busy": "steer"`)
 			s.mention(s.c.group, s.c.admin, "one")
-			g.waitStarted()
+			g.WaitStarted()
 			s.mention(s.c.group, s.c.admin, "actually, do something else")
 			s.botSays(s.c.group, "Noted")
-			g.release()
+			g.Release()
 			s.botSays(s.c.group, "changed course")
 			s.stop()
 			reqs := s.requests(2, "steering continues the same run")
@@ -372,7 +372,7 @@ func behaviours() []behaviour {
 			}
 		}},
 		{name: "LongAnswerIsSplitWithNothingLost", run: func(s *suite) {
-			answer := longAnswer()
+			answer := apptest.LongAnswer(50_000)
 			s.llm.Enqueue(fakellm.Text(answer))
 			s.run("")
 			s.mention(s.c.group, s.c.admin, "tell me everything")
@@ -481,23 +481,6 @@ func behaviours() []behaviour {
 	}
 }
 
-// longAnswer is about 50,000 characters of paragraphs with a code block every 40 of them: long
-// enough to be split on every platform, with fences to keep whole.
-func longAnswer() string {
-	var b strings.Builder
-	for i := 0; b.Len() < 50_000; i++ {
-		if i%40 == 0 {
-			b.WriteString("```\n")
-			for j := range 30 {
-				fmt.Fprintf(&b, "code line %d.%d\n", i, j)
-			}
-			b.WriteString("```\n\n")
-		}
-		fmt.Fprintf(&b, "Paragraph %d of a long answer, with enough words to be a paragraph.\n\n", i)
-	}
-	return b.String()
-}
-
 // balancedFences reports whether text opens and closes its ``` fences in pairs: the check for
 // platforms whose messages are markdown-like (Slack mrkdwn, Discord).
 func balancedFences(text string) bool { return strings.Count(text, "```")%2 == 0 }
@@ -506,7 +489,7 @@ func balancedFences(text string) bool { return strings.Count(text, "```")%2 == 0
 // splits of Slack's, Discord's and Telegram's markup, and fails each of them with a part lost,
 // shown twice or out of order, or a line shown twice inside a part.
 func TestConformanceAnswerCheckCatchesBrokenSplits(t *testing.T) {
-	answer := longAnswer()
+	answer := apptest.LongAnswer(50_000)
 	for name, parts := range map[string][]string{
 		"mrkdwn":   render.Split(slackadapter.Mrkdwn(answer, nil), slackadapter.MaxText),
 		"discord":  render.Split(discordadapter.Markdown(answer, nil), discordadapter.MaxText),

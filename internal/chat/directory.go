@@ -17,6 +17,12 @@ func SortedChannels(chans map[string]Channel) []Channel {
 	return sortedValues(chans, func(c Channel) string { return c.Name })
 }
 
+// ChannelsByID returns the channels of a directory ordered by id: for platforms that only
+// know the chats they have heard from, whose names may be missing or repeat.
+func ChannelsByID(chans map[string]Channel) []Channel {
+	return sortedValues(chans, func(c Channel) string { return c.ID })
+}
+
 // sortedValues returns m's values ordered by key, and by map key where keys tie, so the
 // order never depends on map iteration.
 func sortedValues[T any](m map[string]T, key func(T) string) []T {

@@ -1,7 +1,6 @@
 package telegram
 
 import (
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -98,12 +97,7 @@ func (d *directory) users() []chat.User {
 func (d *directory) channels() []chat.Channel {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	out := make([]chat.Channel, 0, len(d.chans))
-	for _, c := range d.chans {
-		out = append(out, c)
-	}
-	slices.SortFunc(out, func(a, b chat.Channel) int { return strings.Compare(a.ID, b.ID) })
-	return out
+	return chat.ChannelsByID(d.chans)
 }
 
 // forgetChat drops a chat the bot left, with its topics, so that nothing asks about it again.

@@ -3,6 +3,7 @@
 package whatsapp_test
 
 import (
+	"github.com/mom-agent/mom/internal/apptest"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,9 +19,9 @@ import (
 func TestWhatsAppEditsPastTheWindowBecomeNewMessages(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t, asAdmin+`, "verbosity": "normal"`)
-	hold, g := make(chan struct{}), newGate(t)
+	hold, g := make(chan struct{}), apptest.NewGate(t)
 	w.LLM.Enqueue(
-		fakellm.Reply{ToolCalls: []fakellm.ToolCall{fakellm.Call("bash", map[string]any{"label": "Think hard", "command": g.command()})}, Hold: hold},
+		fakellm.Reply{ToolCalls: []fakellm.ToolCall{fakellm.Call("bash", map[string]any{"label": "Think hard", "command": g.Command()})}, Hold: hold},
 		fakellm.Text("The answer, at last."),
 	)
 	w.run()
@@ -29,7 +30,7 @@ func TestWhatsAppEditsPastTheWindowBecomeNewMessages(t *testing.T) {
 	w.wa.Advance(fakewa.EditWindow + time.Minute)
 	close(hold)
 	step := w.momSays(ada, "Think hard")
-	g.release()
+	g.Release()
 	w.momSays(ada, "The answer, at last.")
 	w.momSays(ada, "in, ") // the digest's usage line: "… in, … out"
 	w.Stop()

@@ -3,9 +3,6 @@
 package whatsapp_test
 
 import (
-	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -30,47 +27,23 @@ func TestWhatsAppStop(t *testing.T) {
 	w.Stop()
 }
 
-// gate is a command that waits for the test: it makes a file when it starts and ends when
-// the test releases it.
-type gate struct {
-	t                 *testing.T
-	started, released string
-}
-
-func newGate(t *testing.T) gate {
-	dir := t.TempDir()
-	return gate{t: t, started: filepath.Join(dir, "started"), released: filepath.Join(dir, "released")}
-}
-
-func (g gate) command() string {
-	return "touch " + g.started + "; while [ ! -e " + g.released + " ]; do sleep 0.01; done; echo released"
-}
-
-func (g gate) waitStarted() { apptest.WaitForFile(g.t, g.started) }
-
-func (g gate) release() {
-	if err := os.WriteFile(g.released, nil, 0o644); err != nil {
-		g.t.Fatal(err)
-	}
-}
-
 // TestWhatsAppBusyReject: a mention during a run is answered "Already working", logged, and
 // reaches the next run once, before that run's trigger.
 func TestWhatsAppBusyReject(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t, asAdmin)
-	g := newGate(t)
+	g := apptest.NewGate(t)
 	w.LLM.Enqueue(
-		fakellm.Calls(fakellm.Call("bash", map[string]any{"label": "Work", "command": g.command()})),
+		fakellm.Calls(fakellm.Call("bash", map[string]any{"label": "Work", "command": g.Command()})),
 		fakellm.Text("first answer"),
 		fakellm.Text("third answer"),
 	)
 	w.run()
 	w.mention(family, ada, "one")
-	g.waitStarted()
+	g.WaitStarted()
 	w.mention(family, ada, "two while busy")
 	w.momSays(family, "Already working")
-	g.release()
+	g.Release()
 	w.momSays(family, "first answer")
 	w.WaitLog("run finished")
 	w.mention(family, ada, "three")
@@ -120,18 +93,7 @@ func TestWhatsAppBusyQueue(t *testing.T) {
 func TestWhatsAppLongAnswerIsSplitWithNothingLost(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t, asAdmin)
-	var b strings.Builder
-	for i := 0; b.Len() < 30_000; i++ {
-		if i%40 == 0 {
-			b.WriteString("```\n")
-			for j := range 30 {
-				fmt.Fprintf(&b, "code line %d.%d\n", i, j)
-			}
-			b.WriteString("```\n\n")
-		}
-		fmt.Fprintf(&b, "Paragraph %d of a long answer, with enough words to be a paragraph.\n\n", i)
-	}
-	answer := b.String()
+	answer := apptest.LongAnswer(30_000)
 	w.LLM.Enqueue(fakellm.Text(answer))
 	w.run()
 	asked := w.mention(family, ada, "tell me everything")
