@@ -6,7 +6,6 @@ package app
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -29,7 +28,7 @@ import (
 )
 
 // ErrInUse is the error of Open when another mom is working on the data directory.
-var ErrInUse = errors.New("the data directory is in use")
+var ErrInUse = store.ErrInUse
 
 // Options are what an App is opened with besides its data directory and config.
 type Options struct {
@@ -88,7 +87,7 @@ func Open(dir string, cfg *config.Config, opts Options) (*App, error) {
 		opts.Platforms = adapter.Builtin()
 	}
 	started := time.Now()
-	unlock, err := lockDataDir(dir)
+	unlock, err := store.Lock(dir)
 	if err != nil {
 		return nil, err
 	}

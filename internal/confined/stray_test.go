@@ -31,7 +31,7 @@ var allowed = map[string]string{
 	"internal/config/firstrun.go:EnsureDir":   "the data directory and its config.json",
 	"internal/config/config.go:Load":          "config.json in the data directory",
 	"internal/adapter/web/token.go:loadToken": "web.token in the data directory",
-	"internal/app/lock_unix.go:lockDataDir":   "the lock file in the data directory",
+	"internal/store/lock_unix.go:Lock":        "the lock file in the data directory",
 	"internal/store/store.go:Open":            "creates the data directory itself",
 	// A linked WhatsApp device's keys, in <data>/whatsapp/, beside the workspace.
 	"internal/adapter/whatsapp/device.go:prepareDeviceFile": "<data>/whatsapp/<adapter>.db",

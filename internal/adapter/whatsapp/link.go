@@ -23,6 +23,7 @@ import (
 	"go.mau.fi/whatsmeow/types/events"
 
 	"github.com/mom-agent/mom/internal/adapter/platform"
+	"github.com/mom-agent/mom/internal/store"
 )
 
 // linkCommand is `mom whatsapp-link <data-dir> [adapter] [--phone +431234567]`: link a phone's
@@ -204,6 +205,15 @@ func link(ctx context.Context, dataDir, name, phone string, out io.Writer) error
 	if err != nil {
 		return fmt.Errorf("data directory %s: %w", dataDir, err)
 	}
+	// A running mom holds the device's store too: two writers would leave it with two devices.
+	unlock, err := store.Lock(abs)
+	if errors.Is(err, store.ErrInUse) {
+		return fmt.Errorf("%w\n(link with mom stopped: stop it, run mom whatsapp-link, and start it again)", err)
+	}
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	discard := slog.New(slog.DiscardHandler)
 	db, dev, err := openDevice(ctx, abs, name, discard)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,6 +20,7 @@ import (
 	"go.mau.fi/whatsmeow/types/events"
 
 	"github.com/mom-agent/mom/internal/adapter/platform"
+	"github.com/mom-agent/mom/internal/store"
 )
 
 // Linking for real needs a phone and WhatsApp's servers. These tests cover the rest: the
@@ -130,6 +132,25 @@ func TestLinkCommandAlreadyLinked(t *testing.T) {
 	}
 	if err := linkCommand().Run(context.Background(), []string{dir, "other"}, io.Discard); err == nil || !strings.Contains(err.Error(), "no adapter other") {
 		t.Errorf("an adapter not in config.json: %v", err)
+	}
+}
+
+// TestLinkCommandRefusesWhileMomRuns: linking while a mom works on the data directory would
+// give the device's store two writers; the command says to stop mom first, and touches nothing.
+func TestLinkCommandRefusesWhileMomRuns(t *testing.T) {
+	t.Parallel()
+	dir := writeConfig(t, `{"adapters": {"wa": {"type": "whatsapp"}}}`)
+	unlock, err := store.Lock(dir) // as a running mom holds it
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	err = linkCommand().Run(context.Background(), []string{dir}, io.Discard)
+	if !errors.Is(err, store.ErrInUse) || !strings.Contains(err.Error(), "link with mom stopped") {
+		t.Errorf("linking beside a running mom: %v", err)
+	}
+	if _, err := os.Stat(DevicePath(dir, "wa")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the device store was touched: %v", err)
 	}
 }
 

@@ -1,6 +1,6 @@
 //go:build unix
 
-package app
+package store
 
 import (
 	"fmt"
@@ -11,11 +11,12 @@ import (
 	"syscall"
 )
 
-// lockDataDir makes sure only one mom works on a data directory at a time: two processes
-// appending to the same context.jsonl would interleave their conversations, and two daemons
-// would answer every message twice. The lock is released when the process exits, however it
-// exits.
-func lockDataDir(dir string) (release func(), err error) {
+// Lock makes sure only one mom works on a data directory at a time: two processes appending
+// to the same context.jsonl would interleave their conversations, two daemons would answer
+// every message twice, and a command that links a device while mom runs would fight it over
+// the device's store. The lock is released by release, or when the process exits, however it
+// exits. A directory that is locked already gives an error that errors.Is finds as ErrInUse.
+func Lock(dir string) (release func(), err error) {
 	path := filepath.Join(dir, ".mom.lock")
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
@@ -34,9 +35,3 @@ func lockDataDir(dir string) (release func(), err error) {
 	_, _ = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
 	return func() { f.Close() }, nil
 }
-
-// inUse is the lock's refusal, worded for people; errors.Is(err, ErrInUse) finds it.
-type inUse struct{ msg string }
-
-func (e inUse) Error() string        { return e.msg }
-func (e inUse) Is(target error) bool { return target == ErrInUse }
