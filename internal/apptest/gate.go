@@ -1,10 +1,8 @@
 package apptest
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -34,21 +32,4 @@ func (g Gate) Release() {
 	if err := os.WriteFile(g.released, nil, 0o644); err != nil {
 		g.t.Fatal(err)
 	}
-}
-
-// LongAnswer is a markdown answer of at least n bytes, with a code block of 30 lines every 40
-// paragraphs: long enough for every platform to split it, with fences to cut.
-func LongAnswer(n int) string {
-	var b strings.Builder
-	for i := 0; b.Len() < n; i++ {
-		if i%40 == 0 {
-			b.WriteString("```\n")
-			for j := range 30 {
-				fmt.Fprintf(&b, "code line %d.%d\n", i, j)
-			}
-			b.WriteString("```\n\n")
-		}
-		fmt.Fprintf(&b, "Paragraph %d of a long answer, with enough words to be a paragraph.\n\n", i)
-	}
-	return b.String()
 }

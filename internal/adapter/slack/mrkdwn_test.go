@@ -2,7 +2,6 @@ package slack
 
 import (
 	"strings"
-	"sync"
 	"testing"
 	"unicode/utf8"
 
@@ -93,39 +92,15 @@ func TestMrkdwnInvalidUTF8(t *testing.T) {
 }
 
 func TestMrkdwnConcurrent(t *testing.T) {
-	md := rendertest.LongAnswer(20_000)
-	want := Mrkdwn(md, testMentions)
-	var wg sync.WaitGroup
-	for range 8 {
-		wg.Go(func() {
-			if got := Mrkdwn(md, testMentions); got != want {
-				t.Error("concurrent call gave a different result")
-			}
-		})
-	}
-	wg.Wait()
+	rendertest.CheckConcurrent(t, func(md string) string { return Mrkdwn(md, testMentions) })
 }
 
 // TestMrkdwnSplitsLongAnswers: a long realistic answer in mrkdwn splits into parts of 8,000
 // characters, each with balanced fences, reopening the code blocks cut, and nothing is lost.
 func TestMrkdwnSplitsLongAnswers(t *testing.T) {
-	text := Mrkdwn(rendertest.LongAnswer(50_000), testMentions)
+	text := rendertest.CheckLongAnswerSplit(t, func(md string) string { return Mrkdwn(md, testMentions) }, render.Split, MaxText, 7)
 	if n := utf8.RuneCountInString(text); n < 50_000 {
-		t.Fatalf("long answer has %d runes, want at least 50,000", n)
-	}
-	parts := render.Split(text, 8000)
-	if err := rendertest.CheckParts(text, parts, 8000); err != nil {
-		t.Fatal(err)
-	}
-	rendertest.CheckFencesBalanced(t, parts)
-	reopened := 0
-	for _, p := range parts[1:] {
-		if strings.HasPrefix(p, "```\n") {
-			reopened++
-		}
-	}
-	if len(parts) < 7 || reopened == 0 {
-		t.Errorf("got %d parts, %d reopening a code block; want at least 7 and 1", len(parts), reopened)
+		t.Errorf("long answer has %d runes, want at least 50,000", n)
 	}
 }
 

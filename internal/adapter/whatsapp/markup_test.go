@@ -4,7 +4,6 @@ package whatsapp
 
 import (
 	"strings"
-	"sync"
 	"testing"
 	"unicode/utf8"
 
@@ -109,35 +108,14 @@ func TestMarkupInvalidUTF8(t *testing.T) {
 
 func TestMarkupConcurrent(t *testing.T) {
 	t.Parallel()
-	md := rendertest.LongAnswer(20_000)
-	want := Markup(md, markupMentions)
-	var wg sync.WaitGroup
-	for range 8 {
-		wg.Go(func() {
-			if got := Markup(md, markupMentions); got != want {
-				t.Error("concurrent call gave a different result")
-			}
-		})
-	}
-	wg.Wait()
+	rendertest.CheckConcurrent(t, func(md string) string { return Markup(md, markupMentions) })
 }
 
 // TestMarkupSplitsLongAnswers: a long realistic answer splits at MaxText into parts with
 // balanced fences, reopening the code blocks it cuts, and nothing is lost.
 func TestMarkupSplitsLongAnswers(t *testing.T) {
 	t.Parallel()
-	text := Markup(rendertest.LongAnswer(50_000), markupMentions)
-	rendertest.CheckRenderedSplit(t, rendertest.LongAnswer(50_000), text, render.Split, MaxText)
-	parts := render.Split(text, MaxText)
-	reopened := 0
-	for _, p := range parts[1:] {
-		if strings.HasPrefix(p, "```\n") {
-			reopened++
-		}
-	}
-	if len(parts) < 13 || reopened == 0 {
-		t.Errorf("got %d parts, %d reopening a code block; want at least 13 and 1", len(parts), reopened)
-	}
+	rendertest.CheckLongAnswerSplit(t, func(md string) string { return Markup(md, markupMentions) }, render.Split, MaxText, 13)
 }
 
 // FuzzMarkup checks Markup, and render.Split on what it returns, against their promises for

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"unicode"
 	"unicode/utf8"
@@ -119,6 +120,44 @@ func CheckRenderedSplit(t *testing.T, md, out string, split func(text string, ma
 		t.Fatalf("split(_, %d): %v\ntext %q", limit, err, Clip(out))
 	}
 	CheckFencesBalanced(t, parts)
+}
+
+// CheckLongAnswerSplit renders LongAnswer(50_000) with render and checks it and its split at
+// limit as CheckRenderedSplit does; the split must give at least minParts parts, at least one
+// of them reopening a code block the cut went through. It returns the rendered text.
+func CheckLongAnswerSplit(t *testing.T, render func(md string) string, split func(text string, max int) []string, limit, minParts int) string {
+	t.Helper()
+	md := LongAnswer(50_000)
+	text := render(md)
+	CheckRenderedSplit(t, md, text, split, limit)
+	parts := split(text, limit)
+	reopened := 0
+	for _, p := range parts[1:] {
+		if strings.HasPrefix(p, "```\n") {
+			reopened++
+		}
+	}
+	if len(parts) < minParts || reopened == 0 {
+		t.Errorf("got %d parts, %d reopening a code block; want at least %d and 1", len(parts), reopened, minParts)
+	}
+	return text
+}
+
+// CheckConcurrent checks that render, called from several goroutines at once, gives each the
+// same text for the same long answer: a renderer keeps nothing between calls.
+func CheckConcurrent(t *testing.T, render func(md string) string) {
+	t.Helper()
+	md := LongAnswer(20_000)
+	want := render(md)
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			if got := render(md); got != want {
+				t.Error("concurrent call gave a different result")
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // CheckParts says what is wrong with parts as the result of render.Split(text, max): a part
