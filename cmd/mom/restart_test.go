@@ -177,13 +177,7 @@ func TestRestartsLeaveNoMentionBehind(t *testing.T) {
 			rw := newRestartWorld(t, c)
 			group, dm := rw.c.group, rw.c.userDM
 
-			// Killed during a run, once its status message is up.
-			rw.ans.holding(true)
-			rw.run()
-			rw.ask(group, "q-1")
-			rw.waitRequests(1)
-			rw.waitJournaled("status", 1)
-			rw.kill()
+			rw.killDuringRun(group, "q-1")
 
 			// Asked while mom is down.
 			rw.ask(group, "q-2")
@@ -224,6 +218,18 @@ func TestRestartsLeaveNoMentionBehind(t *testing.T) {
 	}
 }
 
+// killDuringRun starts mom, asks q in channel and kills mom while the model holds its answer,
+// once the run's status message is up and noted in the journal.
+func (rw *restartWorld) killDuringRun(channel, q string) {
+	rw.t.Helper()
+	rw.ans.holding(true)
+	rw.run()
+	rw.ask(channel, q)
+	rw.waitRequests(1)
+	rw.waitJournaled("status", 1)
+	rw.kill()
+}
+
 // TestRestartsDuringTheRunStartedAgain kills mom during a run and again during the run
 // started again after the restart: the next mom gives up on it, saying so in the status
 // message, and does not run it a third time.
@@ -234,12 +240,7 @@ func TestRestartsDuringTheRunStartedAgain(t *testing.T) {
 			rw := newRestartWorld(t, c)
 			group := rw.c.group
 
-			rw.ans.holding(true)
-			rw.run()
-			rw.ask(group, "q-1")
-			rw.waitRequests(1)
-			rw.waitJournaled("status", 1)
-			rw.kill()
+			rw.killDuringRun(group, "q-1")
 
 			rw.run()
 			rw.waitRequests(2) // the run started again, in its old status message
@@ -279,12 +280,7 @@ func TestRestartAfterTheWindowAsksToAskAgain(t *testing.T) {
 			rw := newRestartWorld(t, c)
 			group := rw.c.group
 
-			rw.ans.holding(true)
-			rw.run()
-			rw.ask(group, "q-1")
-			rw.waitRequests(1)
-			rw.waitJournaled("status", 1)
-			rw.kill()
+			rw.killDuringRun(group, "q-1")
 			rw.ask(group, "q-2")
 			// Telegram dates messages in whole seconds, and one from the second mom starts in
 			// counts as sent after it; q-2 is older than that.
