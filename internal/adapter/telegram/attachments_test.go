@@ -39,12 +39,7 @@ func TestTelegramPhotoReachesTheModel(t *testing.T) {
 		!strings.Contains(prompt, "attachments/"+filepath.Base(saved[0])) {
 		t.Errorf("the prompt should carry the caption without the mention, and the photo's path:\n%s", prompt)
 	}
-	var images []fakellm.Block
-	for _, b := range req.Messages[len(req.Messages)-1].Content {
-		if b.Type == "image" {
-			images = append(images, b)
-		}
-	}
+	images := req.LastImages()
 	if len(images) != 1 || images[0].MediaType != "image/jpeg" {
 		t.Fatalf("the model got images %+v; want the photo inline as image/jpeg", images)
 	}

@@ -78,12 +78,7 @@ func TestWhatsAppFilesInAreSavedAndReachTheModel(t *testing.T) {
 	w.momSays(family, "A grey rectangle.")
 	w.Stop()
 	req := w.LLM.Requests()[1]
-	var images []fakellm.Block
-	for _, b := range req.Messages[len(req.Messages)-1].Content {
-		if b.Type == "image" {
-			images = append(images, b)
-		}
-	}
+	images := req.LastImages()
 	if len(images) != 1 || images[0].MediaType != "image/png" {
 		t.Fatalf("the model got images %+v; want the picture inline", images)
 	}

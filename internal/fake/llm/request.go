@@ -106,6 +106,21 @@ func (r *Request) LastUserText() string {
 	return ""
 }
 
+// LastImages returns the image blocks of the last message, where a person's pictures reach
+// the model inline.
+func (r *Request) LastImages() []Block {
+	if len(r.Messages) == 0 {
+		return nil
+	}
+	var out []Block
+	for _, b := range r.Messages[len(r.Messages)-1].Content {
+		if b.Type == "image" {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
 // ToolResults returns every tool result the client sent, in order.
 func (r *Request) ToolResults() []Block {
 	var out []Block
