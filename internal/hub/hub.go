@@ -33,14 +33,16 @@ type Hub struct {
 	runner Runner
 	log    *slog.Logger
 
-	// started is when mom started. Messages sent before it are history (a platform's
-	// redelivery or backfill after a restart): they are logged but never run.
+	// started is when mom started. Messages sent before it (a platform's redelivery or
+	// backfill after a restart) are logged, and run only when recent (resumeWithin).
 	started time.Time
 	// repeats recognizes messages from before start-up that are in the log already.
 	repeats repeats
 	// resumeWithin is how recent a trigger from before start-up must be to be run
 	// (resume.go); zero runs none.
 	resumeWithin time.Duration
+	// left is what the run journals left unfinished, read at the first Resume.
+	left leftRuns
 
 	// presence remembers whether an adapter's admins are in a group, for "groups": "admins";
 	// departures, which groups mom is leaving or has left.

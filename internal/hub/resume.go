@@ -2,6 +2,7 @@ package hub
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"github.com/mom-agent/mom/internal/chat"
@@ -120,16 +121,31 @@ func (h *Hub) answerLate(j job) {
 // runs' triggers and queues behind them. The runs it starts again go through the channels'
 // queues like any other.
 func (h *Hub) Resume(ctx context.Context, adapter string) {
-	since := time.Now().Add(-h.resumeWithin)
-	runs, err := h.store.UnfinishedRuns(since, h.started)
-	if err != nil {
-		h.log.Warn("could not read every run journal; some interrupted runs are not finished", "err", err)
+	for _, u := range h.left.of(h, adapter) {
+		h.resume(ctx, u)
 	}
-	for _, u := range runs {
-		if u.Adapter == adapter {
-			h.resume(ctx, u)
+}
+
+// leftRuns is what the run journals left unfinished, by adapter. Every journal is read once,
+// at the first Resume, as it was when mom started; each adapter's Resume takes its share.
+type leftRuns struct {
+	once      sync.Once
+	byAdapter map[string][]store.UnfinishedRun
+}
+
+// of returns the unfinished runs of adapter's channels, reading the journals the first time.
+func (l *leftRuns) of(h *Hub, adapter string) []store.UnfinishedRun {
+	l.once.Do(func() {
+		runs, err := h.store.UnfinishedRuns(time.Now().Add(-h.resumeWithin), h.started)
+		if err != nil {
+			h.log.Warn("could not read every run journal; some interrupted runs are not finished", "err", err)
 		}
-	}
+		l.byAdapter = make(map[string][]store.UnfinishedRun)
+		for _, u := range runs {
+			l.byAdapter[u.Adapter] = append(l.byAdapter[u.Adapter], u)
+		}
+	})
+	return l.byAdapter[adapter]
 }
 
 // resume finishes one unfinished run.
