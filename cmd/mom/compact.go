@@ -9,9 +9,9 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/mom-agent/mom/internal/app"
 	"github.com/mom-agent/mom/internal/compact"
 	"github.com/mom-agent/mom/internal/render"
+	"github.com/mom-agent/mom/internal/store"
 	"github.com/mom-agent/mom/internal/visible"
 )
 
@@ -32,7 +32,7 @@ func cmdCompact(ctx context.Context, args []string, std stdio) error {
 		return err
 	}
 	a, err := open(dir, cfg, log, std)
-	if errors.Is(err, app.ErrInUse) {
+	if errors.Is(err, store.ErrInUse) {
 		return fmt.Errorf("%w\n(mom compact needs the data directory to itself. The running mom compacts each channel by itself when its context fills up; to compact by hand, stop it, run mom compact, and start it again.)", err)
 	}
 	if err != nil {

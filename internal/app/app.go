@@ -27,9 +27,6 @@ import (
 	"github.com/mom-agent/mom/internal/tools"
 )
 
-// ErrInUse is the error of Open when another mom is working on the data directory.
-var ErrInUse = store.ErrInUse
-
 // Options are what an App is opened with besides its data directory and config.
 type Options struct {
 	// Log receives what mom has to say while it works; nil discards it.
@@ -68,8 +65,9 @@ type App struct {
 	started time.Time
 }
 
-// Open locks the data directory and builds everything but the adapters: the store, the
-// sandbox, the custom tools, the agent and the hub. Shutdown releases it all.
+// Open locks the data directory (store.ErrInUse when another mom has it) and builds
+// everything but the adapters: the store, the sandbox, the custom tools, the agent and the
+// hub. Shutdown releases it all.
 func Open(dir string, cfg *config.Config, opts Options) (*App, error) {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)

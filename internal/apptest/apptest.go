@@ -24,6 +24,7 @@ import (
 	"github.com/mom-agent/mom/internal/chat"
 	"github.com/mom-agent/mom/internal/config"
 	fakellm "github.com/mom-agent/mom/internal/fake/llm"
+	"github.com/mom-agent/mom/internal/store"
 )
 
 // APIKey is the key the fake model accepts, and the one Configure writes.
@@ -135,7 +136,7 @@ func (w *World) StartErr() (*app.App, error) {
 	// The mom this world stopped last has let go of the data directory's lock, but a process
 	// that a parallel test forked just then holds a copy of the lock's descriptor until it
 	// execs: a moment later the lock is free.
-	for wait := time.Millisecond; errors.Is(err, app.ErrInUse) && wait < time.Second; wait *= 2 {
+	for wait := time.Millisecond; errors.Is(err, store.ErrInUse) && wait < time.Second; wait *= 2 {
 		time.Sleep(wait)
 		a, err = app.Open(w.Dir, cfg, opts)
 	}
