@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sync"
 	"time"
 
 	signallog "go.mau.fi/libsignal/logger"
@@ -99,6 +100,9 @@ func Connect(ctx context.Context, name string, env platform.Env) (Client, error)
 type device struct {
 	*whatsmeow.Client
 	db *sqlstore.Container
+	// closed makes Close once: a logout closes the device to set its store aside, and
+	// the adapter's Stop closes it again.
+	closed sync.Once
 }
 
 var _ Client = (*device)(nil)
@@ -119,13 +123,16 @@ func (d *device) Contact(ctx context.Context, jid types.JID) (types.ContactInfo,
 	return d.Store.Contacts.GetContact(ctx, jid)
 }
 
-// Close disconnects and closes the device's store.
+// Close disconnects and closes the device's store; later calls do nothing.
 func (d *device) Close() error {
-	d.Disconnect()
-	if err := d.db.Close(); err != nil {
-		return fmt.Errorf("closing the WhatsApp device store: %w", err)
-	}
-	return nil
+	var err error
+	d.closed.Do(func() {
+		d.Disconnect()
+		if cerr := d.db.Close(); cerr != nil {
+			err = fmt.Errorf("closing the WhatsApp device store: %w", cerr)
+		}
+	})
+	return err
 }
 
 // newClient is a client on dev as mom uses it, logging to log (see Connect).
