@@ -70,8 +70,9 @@ func newWorld(t testing.TB, opts ...func(*worldConfig)) *world {
 	home := t.TempDir()
 	// MOM_WEB_LISTEN moves the web chat of a generated config to a free port, so tests never
 	// fight over 8787. MOM_SANDBOX=host keeps commands on the host, where the tests watch
-	// their files and processes; sandbox_test.go covers bwrap and docker.
-	w.env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "USER=ada", "LANG=C.UTF-8", "TZ=UTC", "MOM_WEB_LISTEN=127.0.0.1:0", "MOM_SANDBOX=host"}
+	// their files and processes; sandbox_test.go covers bwrap and docker. MOM_APPROVALS=off
+	// runs them unasked; approvals_test.go asks.
+	w.env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "USER=ada", "LANG=C.UTF-8", "TZ=UTC", "MOM_WEB_LISTEN=127.0.0.1:0", "MOM_SANDBOX=host", "MOM_APPROVALS=off"}
 	if err := os.MkdirAll(w.dir, 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -85,11 +85,15 @@ type channelCommand struct {
 }
 
 // parseChannelCommand parses the arguments of a command on one channel and reads the config;
-// example shows what a channel looks like in the usage error.
-func parseChannelCommand(name string, args []string, example string) (channelCommand, error) {
+// example shows what a channel looks like in the usage error. extra adds the command's own
+// flags.
+func parseChannelCommand(name string, args []string, example string, extra ...func(*flag.FlagSet)) (channelCommand, error) {
 	var c channelCommand
 	fs := flag.NewFlagSet("mom "+name, flag.ContinueOnError)
 	c.fl.register(fs)
+	for _, e := range extra {
+		e(fs)
+	}
 	pos, err := parse(fs, args)
 	if err != nil {
 		return c, err

@@ -67,6 +67,8 @@ func run(ctx context.Context, args []string, std stdio) int {
 		err = cmdDownload(ctx, args[1:], std)
 	case "compact":
 		err = cmdCompact(ctx, args[1:], std)
+	case "approvals":
+		err = cmdApprovals(args[1:], std)
 	case "version", "--version", "-version":
 		fmt.Fprintln(std.out, "mom", versionString())
 	case "help", "-h", "-help", "--help":
@@ -122,6 +124,7 @@ const usageCommands = `Usage:
   mom events <data-dir> [--next N] [--from t]    list scheduled events and their next times
   mom download <data-dir> <adapter>/<channel>    print a channel's history as text
   mom compact <data-dir> <adapter>/<channel>     summarize a channel's context now (mom stopped)
+  mom approvals <data-dir> <adapter>/<channel>   list what is allowed always there [--remove key]
 `
 
 const usageRest = `  mom version                                    print the version

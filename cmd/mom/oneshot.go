@@ -23,9 +23,11 @@ import (
 // the run failed and 130 when it was interrupted.
 func cmdRun(ctx context.Context, args []string, std stdio) error {
 	var text, target string
+	var yes bool
 	dir, fl, err := parseCommand("mom run", args, func(fs *flag.FlagSet) {
 		fs.StringVar(&text, "m", "", "the prompt")
 		fs.StringVar(&target, "c", "run/local", "adapter/channel")
+		fs.BoolVar(&yes, "yes", false, "run every command unasked, whatever \"approvals\" says")
 	})
 	if err != nil {
 		return err
@@ -45,6 +47,16 @@ func cmdRun(ctx context.Context, args []string, std stdio) error {
 	if err != nil {
 		return err
 	}
+	if yes {
+		cfg.Approvals.Mode = config.ApprovalsOff
+		if ch, ok := cfg.Channels[target]; ok {
+			ch.Approvals.Mode = config.ApprovalsOff
+			cfg.Channels[target] = ch
+		}
+		if e, ok := cfg.AdapterEntry(adapterName); ok {
+			e.Approvals.Mode = config.ApprovalsOff
+		}
+	}
 	if hint := cfg.MissingKeyHint(); hint != "" {
 		return errors.New(hint) // said once, before anything starts: the run could only fail
 	}
@@ -61,6 +73,9 @@ func cmdRun(ctx context.Context, args []string, std stdio) error {
 
 	env := adapterEnv(std, false)
 	env.Stdin = in
+	if text != "-" && std.inTTY {
+		env.AskIn = std.in // the prompt came from -m: the terminal answers requests
+	}
 	term, p, err := adapter.Builtin().OneShot(adapterName, channel, env)
 	if err != nil {
 		return err

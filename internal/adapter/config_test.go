@@ -49,7 +49,7 @@ func TestParseAdapterErrors(t *testing.T) {
 		{
 			name: "unknown adapter key",
 			in:   `{"adapters": {"terminal": {"type": "cli", "bussy": "queue"}}}`,
-			want: `config.json: adapters.terminal: unknown key "bussy"; did you mean "busy"? (known keys: type, busy, admins, dm)`,
+			want: `config.json: adapters.terminal: unknown key "bussy"; did you mean "busy"? (known keys: type, busy, admins, dm, approvals)`,
 		},
 		{
 			name: "missing type",
@@ -299,6 +299,7 @@ base URL: http://user:xxxxx@127.0.0.1:8000/v1?(hidden)
 sandbox:  docker, container "box" (the workspace is /workspace inside it; commands there can rewrite channel history, log.jsonl and context.jsonl, which only mom's file tools refuse to write)
 retry:    up to 3 times, waiting 2s doubling to at most 60s
 runs:     at most 8 at once across channels
+approval: not asked while commands run in the docker sandbox (mode ask-host)
 adapters:
   terminal (cli): DMs from u1; admins me; when busy: queue
 `

@@ -128,6 +128,9 @@ type Request struct {
 	// Waited says the trigger was sent while mom was down or starting, or its run was
 	// interrupted by a restart: it is answered late, and the model is told so.
 	Waited bool
+	// Approver, when set, is asked before each tool call whether it may run (approvals);
+	// nil runs every call.
+	Approver Approver
 }
 
 // ErrBusy is returned in a Result's error when the channel already has a run.
@@ -177,6 +180,15 @@ func (a *Agent) HandleMessage(ctx context.Context, req Request) (res Result) {
 		persist: func(m llm.Message) error { return a.persist(req, sess, m) },
 		steer:   func() []llm.Message { return a.takeSteered(active, req, &cursor) },
 		env:     a.toolEnv(req),
+	}
+	if req.Approver != nil {
+		builtin := make(map[string]bool, len(a.opts.Tools))
+		for _, t := range a.opts.Tools {
+			builtin[t.Def().Name] = true
+		}
+		l.approve = func(ctx context.Context, call llm.Content) error {
+			return req.Approver.Approve(ctx, a.approvalCall(req, l.env, builtin, call), l.emit)
+		}
 	}
 	res = l.run(ctx)
 	if res.StopReason == llm.StopError {

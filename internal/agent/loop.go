@@ -62,6 +62,8 @@ type loop struct {
 	persist func(llm.Message) error
 	steer   func() []llm.Message
 	env     tools.Env
+	// approve, when set, says whether a call may run (Request.Approver): nil, or why not.
+	approve func(ctx context.Context, call llm.Content) error
 	sink    run.Sink
 	// sess is the channel's session, which compaction reads and appends to; nil turns
 	// compaction off.
@@ -264,7 +266,7 @@ func (l *loop) execute(ctx context.Context, call llm.Content) llm.Message {
 	label := labelOf(call)
 	l.emit(run.Event{Type: run.ToolStart, ToolCallID: call.ID, ToolName: call.Name, Args: call.Arguments, Label: label})
 	start := time.Now()
-	content, details, isErr := l.invoke(ctx, call)
+	content, details, isErr := l.approveAndInvoke(ctx, call)
 	dur := time.Since(start)
 	res := llm.Message{
 		Role: llm.RoleToolResult, ToolCallID: call.ID, ToolName: call.Name, Content: content,
@@ -280,6 +282,17 @@ func (l *loop) execute(ctx context.Context, call llm.Content) llm.Message {
 		Output: res.Text(), Result: content, Details: details, IsError: isErr, Duration: dur,
 	})
 	return res
+}
+
+// approveAndInvoke runs call once it may: a call that needs a yes and does not get one is an
+// error result that says why, for the model to read and act on.
+func (l *loop) approveAndInvoke(ctx context.Context, call llm.Content) ([]llm.Content, any, bool) {
+	if l.approve != nil && l.tool(call.Name) != nil && tools.Validate(l.tool(call.Name), call.Arguments) == nil {
+		if err := l.approve(ctx, call); err != nil {
+			return []llm.Content{llm.Text(err.Error())}, nil, true
+		}
+	}
+	return l.invoke(ctx, call)
 }
 
 func (l *loop) invoke(ctx context.Context, call llm.Content) (content []llm.Content, details any, isErr bool) {

@@ -33,7 +33,7 @@ type Options struct {
 	Log *slog.Logger
 	// Stderr hears the hint printed when the model has no API key; nil discards it.
 	Stderr io.Writer
-	// Getenv reads mom's environment (MOM_SANDBOX); nil means os.Getenv.
+	// Getenv reads mom's environment (MOM_SANDBOX, MOM_APPROVALS); nil means os.Getenv.
 	Getenv func(string) string
 	// Environ is mom's environment in os.Environ() form, from which custom tools get what the
 	// sandbox allows; nil means os.Environ().
@@ -136,8 +136,12 @@ func (a *App) build(opts Options) error {
 		Compaction:   agent.CompactionSettings(a.Config.Compaction),
 		PlatformName: a.Platforms.Name,
 	})
+	if err := applyApprovalsEnv(&a.Config.Approvals, opts.Getenv); err != nil {
+		return err
+	}
 	a.Hub = hub.New(st, a.Agent, a.Log, hub.Options{
 		MaxConcurrentRuns: a.Config.MaxConcurrentRuns, ResumeWithin: a.Config.Resume.Within,
+		Approvals: a.Config.ApprovalsFor, Sandbox: a.Config.Sandbox.Type,
 	})
 	return nil
 }

@@ -116,3 +116,22 @@ func userName() string {
 	}
 	return "uid " + strconv.Itoa(os.Getuid())
 }
+
+// approvalsVar sets the approval mode ("off", "ask", "ask-host"), like config.json's
+// "approvals": {"mode"}, when the file's top level does not: for a container or a test run
+// that decides it without editing the file. Adapters and channels that set a mode keep it.
+const approvalsVar = "MOM_APPROVALS"
+
+// applyApprovalsEnv applies MOM_APPROVALS to approvals the config left open.
+func applyApprovalsEnv(a *config.Approvals, getenv func(string) string) error {
+	mode := getenv(approvalsVar)
+	if mode == "" || a.Mode != "" {
+		return nil
+	}
+	switch mode {
+	case config.ApprovalsOff, config.ApprovalsAsk, config.ApprovalsAskHost:
+		a.Mode = mode
+		return nil
+	}
+	return fmt.Errorf("%s: %q is not an approval mode (use off, ask or ask-host)", approvalsVar, mode)
+}

@@ -37,7 +37,9 @@ type World struct {
 	Dir string
 	LLM *fakellm.Server
 	// Env is mom's environment as config.json's ${VAR} and MOM_SANDBOX see it. New sets
-	// MOM_SANDBOX=host, which keeps commands on the host where tests watch their files.
+	// MOM_SANDBOX=host, which keeps commands on the host where tests watch their files, and
+	// MOM_APPROVALS=off, since on the host mom would otherwise ask before every command;
+	// tests of approvals set them in config.json, which wins.
 	Env map[string]string
 	// LocalUser is the person at the terminal.
 	LocalUser chat.User
@@ -60,7 +62,7 @@ func New(t testing.TB) *World {
 	t.Cleanup(llm.Close)
 	w := &World{
 		T: t, Dir: filepath.Join(t.TempDir(), "data"), LLM: llm,
-		Env:       map[string]string{"MOM_SANDBOX": "host"},
+		Env:       map[string]string{"MOM_SANDBOX": "host", "MOM_APPROVALS": "off"},
 		LocalUser: chat.User{ID: "ada", Username: "ada"},
 		Platforms: adapter.Builtin(),
 	}

@@ -48,4 +48,9 @@ type Inbox interface {
 	// adapter acknowledges the platform's event only after it returns nil; an error means the
 	// message could not be stored and the platform should deliver it again.
 	Receive(ctx context.Context, adapter string, m Message) error
+	// Answer takes a person's tap on a button of a Question mom asked (Asker) and returns
+	// what to tell that person: "" when the answer was taken, else why not ("Only an admin
+	// can decide this.", "This request is no longer open."), for the platform's
+	// acknowledgement or a short message only they see.
+	Answer(ctx context.Context, adapter string, a Answer) string
 }

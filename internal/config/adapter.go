@@ -22,6 +22,8 @@ type AdapterEntry struct {
 	// Busy says what happens to a message that addresses mom while it is already working in
 	// that channel.
 	Busy BusyPolicy
+	// Approvals narrow the top level's approval settings for this adapter's channels.
+	Approvals Approvals
 
 	// Options are the platform's own settings, from the entry's other keys. Their type
 	// belongs to the platform's package, which reads them back when it builds the adapter.

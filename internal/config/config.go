@@ -22,6 +22,11 @@ type Config struct {
 	Resume Resume
 	// Health says where the health checks answer besides the web chat ("health").
 	Health Health
+	// Approvals say which tool calls need a person's yes ("approvals"); adapters and
+	// channels may narrow them (ApprovalsFor).
+	Approvals Approvals
+	// Channels are per-channel settings ("channels"), by "<adapter>/<channel id>".
+	Channels map[string]ChannelSettings
 	// Adapters are the entries of the chat connections to start, sorted by name.
 	Adapters []AdapterEntry
 	// Path is the file the config came from (the name given to Parse), for messages.

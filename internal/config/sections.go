@@ -12,7 +12,7 @@ import (
 
 // The keys of each section, in the order error messages list them.
 var (
-	topKeys     = []string{"model", "sandbox", "retry", "compaction", "customTools", "maxConcurrentRuns", "resume", "health", "adapters"}
+	topKeys     = []string{"model", "sandbox", "retry", "compaction", "customTools", "maxConcurrentRuns", "resume", "health", "approvals", "adapters", "channels"}
 	modelKeys   = []string{"provider", "id", "apiKey", "baseUrl", "thinking", "maxTokens", "contextWindow"}
 	sandboxKeys = []string{"type", "container", "isolation", "network", "env"}
 	retryKeys   = []string{"maxRetries", "baseDelayMs", "maxDelayMs"}
@@ -62,8 +62,14 @@ func (d *decoder) config(root *hujson.Value) *Config {
 	if o := top.child("health"); o != nil {
 		d.health(o, &c.Health)
 	}
+	if o := top.child("approvals"); o != nil {
+		d.approvals(o, &c.Approvals)
+	}
 	if o := top.child("adapters"); o != nil {
 		c.Adapters = d.adapters(o)
+	}
+	if o := top.child("channels"); o != nil {
+		c.Channels = d.channels(o, c.Adapters)
 	}
 	d.healthBesideAdapters(c)
 	top.finish(topKeys...)
@@ -229,6 +235,9 @@ func (d *decoder) adapterEntry(v *hujson.Value, path, name string) (AdapterEntry
 			dm.Users = d.users(dm.Users, joinPath(path, "dm"), p)
 			a.DM = dm
 		}
+	}
+	if ao := o.child("approvals"); ao != nil {
+		d.approvals(ao, &a.Approvals)
 	}
 	keys := slices.Clip(commonAdapterKeys)
 	if p.Groups != nil {

@@ -52,6 +52,7 @@ func (c *Config) Summary() string {
 		fmt.Fprintf(&b, "resume:   what a restart interrupted, if under %s old\n", w)
 	}
 	b.WriteString(c.healthSummary())
+	b.WriteString(c.approvalsSummary())
 	if len(c.Adapters) == 0 {
 		b.WriteString("adapters: none (add one under \"adapters\", e.g. \"terminal\": {\"type\": \"cli\"})\n")
 		return b.String()

@@ -44,6 +44,14 @@ type Hub struct {
 	// left is what the run journals left unfinished, read at the first Resume.
 	left leftRuns
 
+	// approvalsFor returns a channel's approval settings (nil: none ever asks); sandbox is
+	// the sandbox's type, which the default mode asks on; waiting holds the requests
+	// (approve.go).
+	approvalsFor func(adapter, channel string) config.Approvals
+	sandbox      string
+	waiting      waiting
+	leftRequests leftRequests
+
 	// presence remembers whether an adapter's admins are in a group, for "groups": "admins";
 	// departures, which groups mom is leaving or has left.
 	presence   *presence
@@ -84,6 +92,10 @@ type Options struct {
 	// runs the last mom did not finish, mentions sent while it was down or starting
 	// (config.json's "resume"). Zero does none of it.
 	ResumeWithin time.Duration
+	// Approvals returns the approval settings of a channel (config.Config.ApprovalsFor); nil
+	// never asks. Sandbox is the sandbox's type, on which "ask-host" asks.
+	Approvals func(adapter, channel string) config.Approvals
+	Sandbox   string
 }
 
 // DefaultWaitNotice is how long a person's run waits for a slot before mom says so. A wait
@@ -123,6 +135,7 @@ func New(st *store.Store, r Runner, log *slog.Logger, opts Options) *Hub {
 	return &Hub{
 		store: st, runner: r, log: log, ctx: ctx, cancel: cancel, started: time.Now(),
 		slots: newSlots(opts.MaxConcurrentRuns), waitNotice: opts.WaitNotice, resumeWithin: opts.ResumeWithin,
+		approvalsFor: opts.Approvals, sandbox: opts.Sandbox,
 		adapters: make(map[string]*member),
 		queues:   make(map[string]*queue),
 		refused:  make(map[refusal]bool),
@@ -170,6 +183,9 @@ func (h *Hub) Receive(ctx context.Context, adapter string, m chat.Message) error
 	}
 	h.repeats.logged(ch, m.ID)
 	late := m.TS.Before(h.started)
+	if !late && h.typedAnswer(mem, ch, m) {
+		return nil
+	}
 	if m.Sender.IsBot || !(m.IsMention || m.IsDM) || late && !h.recent(m.TS) {
 		return nil
 	}

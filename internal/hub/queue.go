@@ -213,7 +213,7 @@ func (h *Hub) run(j job, slot *ticket) {
 	})
 	res := h.runner.HandleMessage(h.ctx, agent.Request{
 		ChannelDir: j.ch, Trigger: j.msg, LogEnd: j.logEnd, Context: h.channelContext(j.mem, j.msg),
-		Sink: reply.Event, Upload: reply.Upload, Waited: j.waited,
+		Sink: reply.Event, Upload: reply.Upload, Waited: j.waited, Approver: h.approver(j),
 	})
 	// The reply's last platform calls must finish even when mom is shutting down, so people
 	// see how the run ended; they get a few seconds of their own.
@@ -248,7 +248,9 @@ func (h *Hub) reply(j job, posted func(at chat.Place, id string)) run.Reply {
 		return r.Reply(h.ctx, trigger.ChannelID, trigger)
 	}
 	log := h.log.With("adapter", mem.Name(), "channel", trigger.ChannelID)
-	st := render.StatusOptions{Posted: posted}
+	st := render.StatusOptions{Posted: posted, Asked: func(request string, at chat.Place, id string) {
+		h.noteQuestion(j.ch, request, at, id)
+	}}
 	if j.attempt > 1 {
 		st.Text, st.Reuse, st.ReuseAt = restartedStatus, j.reuse, j.reuseAt
 	}

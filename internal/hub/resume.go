@@ -121,6 +121,7 @@ func (h *Hub) answerLate(j job) {
 // runs' triggers and queues behind them. The runs it starts again go through the channels'
 // queues like any other.
 func (h *Hub) Resume(ctx context.Context, adapter string) {
+	h.closeRequests(ctx, adapter)
 	for _, u := range h.left.of(h, adapter) {
 		h.resume(ctx, u)
 	}

@@ -41,6 +41,9 @@ type StatusOptions struct {
 	// worker's goroutine, before anything else is written there), and again if it had to
 	// be posted anew.
 	Posted func(at chat.Place, id string)
+	// Asked, if set, hears where the question of a request for approval is once it is on
+	// the platform, so that a restart can settle it (question.go).
+	Asked func(request string, at chat.Place, id string)
 }
 
 // maxStatusLines is how many progress lines the status message keeps; older ones are
@@ -64,12 +67,13 @@ type Progress struct {
 	stop context.CancelFunc
 
 	mu       sync.Mutex
-	lines    []string // status lines, markdown
-	dropped  int      // status lines summarized away
-	live     string   // the model's text so far in the current message
-	answer   string   // the text of the last finished model message
-	pending  []string // thread posts waiting, markdown
-	dirty    bool     // the status message needs an edit
+	lines    []string  // status lines, markdown
+	dropped  int       // status lines summarized away
+	live     string    // the model's text so far in the current message
+	answer   string    // the text of the last finished model message
+	pending  []string  // thread posts waiting, markdown
+	asks     []askStep // questions to show or settle, in order
+	dirty    bool      // the status message needs an edit
 	end      *run.Event
 	usedTool bool
 	digest   []string // a line per finished tool call, markdown, where details are a digest
@@ -182,6 +186,19 @@ func (p *Progress) apply(ev run.Event) {
 			p.digest = append(p.digest, digestLine(ev))
 		default:
 			p.detail(toolDetail(ev, p.d.MaxText))
+		}
+	case run.ApprovalStart:
+		if ev.Approval != nil {
+			p.asks = append(p.asks, askStep{req: *ev.Approval})
+			p.addLine(waitingLine)
+		}
+	case run.ApprovalEnd:
+		if ev.Approval != nil {
+			p.asks = append(p.asks, askStep{req: *ev.Approval, settle: true})
+			if n := len(p.lines); n > 0 && p.lines[n-1] == waitingLine {
+				p.lines = p.lines[:n-1]
+			}
+			p.addLine("_" + ev.Approval.Outcome + "_")
 		}
 	case run.RetryStart:
 		if v != Quiet {

@@ -32,8 +32,8 @@ func (p *Progress) work(ctx context.Context) {
 			return
 		}
 		p.mu.Lock()
-		posts := p.pending
-		p.pending = nil
+		posts, asks := p.pending, p.asks
+		p.pending, p.asks = nil, nil
 		end := p.end
 		dirty := p.dirty
 		wait := p.d.EditEvery - time.Since(lastEdit)
@@ -46,6 +46,9 @@ func (p *Progress) work(ctx context.Context) {
 
 		for _, md := range posts {
 			w.postDetail(ctx, md)
+		}
+		for _, step := range asks {
+			w.ask(ctx, step)
 		}
 		if end != nil {
 			w.finish(ctx, *end)
@@ -78,6 +81,8 @@ type worker struct {
 	mainAt chat.Place
 	// thread holds the detail posts, for [SILENT].
 	thread []posted
+	// questions are the requests for approval the worker posted (question.go).
+	questions []asked
 }
 
 // posted is a message the worker posted, and where, so that it can be deleted.

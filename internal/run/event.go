@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/mom-agent/mom/internal/approval"
 	"github.com/mom-agent/mom/internal/llm"
 )
 
@@ -28,6 +29,11 @@ const (
 	CompactionEnd   Kind = "compaction_end"
 	RetryStart      Kind = "retry_start"
 	RetryEnd        Kind = "retry_end"
+	// ApprovalStart and ApprovalEnd are mom's own: a tool call waits for a person's yes
+	// (after its tool_execution_start), and the answer came (before its
+	// tool_execution_end).
+	ApprovalStart Kind = "approval_start"
+	ApprovalEnd   Kind = "approval_end"
 )
 
 // Event is one thing that happened during a run. Which fields are set depends on Type.
@@ -59,6 +65,9 @@ type Event struct {
 	Attempt     int           `json:"attempt,omitempty"`
 	MaxAttempts int           `json:"maxAttempts,omitempty"`
 	Delay       time.Duration `json:"-"`
+
+	// approval_start: the question; approval_end: the same with its decision.
+	Approval *approval.Request `json:"approval,omitempty"`
 
 	// compaction_start: why (Reason); compaction_end: what it did, or ErrorMessage.
 	Compaction *CompactionInfo `json:"compaction,omitempty"`

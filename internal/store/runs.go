@@ -113,6 +113,12 @@ func (c *ChannelDir) journalFile() (*jsonl.File, error) {
 
 // journalPath is the directory of an adapter's run journals and the file name of a channel's.
 func (s *Store) journalPath(adapter, channelID string) (confined.Dir, string, error) {
+	return s.hostJournalPath(runsDir, adapter, channelID)
+}
+
+// hostJournalPath is the directory of an adapter's journals of one kind (base: runs,
+// approvals) in the data directory, outside the workspace, and the file name of a channel's.
+func (s *Store) hostJournalPath(base, adapter, channelID string) (confined.Dir, string, error) {
 	a, err := PathComponent(adapter)
 	if err != nil {
 		return confined.Dir{}, "", fmt.Errorf("adapter name %q: %w", adapter, err)
@@ -121,7 +127,7 @@ func (s *Store) journalPath(adapter, channelID string) (confined.Dir, string, er
 	if err != nil {
 		return confined.Dir{}, "", fmt.Errorf("channel id %q: %w", channelID, err)
 	}
-	return confined.Root(s.dataDir).Join(runsDir, a), id + ".jsonl", nil
+	return confined.Root(s.dataDir).Join(base, a), id + ".jsonl", nil
 }
 
 // UnfinishedRuns lists, channel after channel, the runs the journals had no end for at the

@@ -37,9 +37,12 @@ type Invoke struct {
 	set CustomTools
 }
 
+// InvokeToolName is the name of the tool through which the model calls custom tools.
+const InvokeToolName = "invoke_tool"
+
 // NewInvoke returns invoke_tool calling the tools in set.
 func NewInvoke(set CustomTools) *Invoke {
-	return &Invoke{definition: mustDefine("invoke_tool", invokeDescription, invokeSchema), set: set}
+	return &Invoke{definition: mustDefine(InvokeToolName, invokeDescription, invokeSchema), set: set}
 }
 
 type invokeArgs struct {

@@ -44,6 +44,10 @@ type Options struct {
 	OneShot bool
 	// Channel overrides the conversation id (mom run -c); empty means ChannelID.
 	Channel string
+	// AskIn is where one-shot mode reads answers to requests for approval (a terminal);
+	// nil denies them, saying how to run unasked. The interactive terminal reads them as
+	// typed lines like any other.
+	AskIn io.Reader
 }
 
 // Adapter is the terminal adapter.
@@ -56,6 +60,7 @@ type Adapter struct {
 
 	done     chan struct{} // closed when the input has ended
 	stopOnce sync.Once
+	in       atomic.Pointer[inbox] // set by Start, for answers read in one-shot mode
 
 	mu      sync.Mutex
 	outcome llm.StopReason // how the last run ended, for mom run's exit status
@@ -80,6 +85,7 @@ func (a *Adapter) Name() string { return a.opts.Name }
 
 // Start begins reading lines; every non-empty line goes to in as a direct message.
 func (a *Adapter) Start(ctx context.Context, in chat.Inbox) error {
+	a.in.Store(&inbox{in})
 	a.prompt()
 	go a.read(ctx, in)
 	return nil
@@ -183,7 +189,7 @@ func (a *Adapter) Stop(ctx context.Context) error {
 // Reply shows one run.
 func (a *Adapter) Reply(ctx context.Context, channelID string, trigger chat.Message) run.Reply {
 	if a.opts.OneShot {
-		return &oneShot{a: a, progress: &writer{w: a.opts.Progress}}
+		return &oneShot{ctx: ctx, a: a, progress: &writer{w: a.opts.Progress}}
 	}
 	if f := trigger.WakeUpFile(); f != "" {
 		a.out.line(dim, "(starting event "+f+")")

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 
 	"github.com/mom-agent/mom/internal/chat"
@@ -12,10 +13,13 @@ import (
 // oneShot shows a run for scripts: progress and errors on the progress writer (stderr), and
 // only the final answer on the output, so `mom run ... > answer.txt` captures just that.
 type oneShot struct {
+	ctx      context.Context
 	a        *Adapter
 	progress *writer
-	answer   string
-	result   run.Event
+	// asks reads answers to requests for approval from Options.AskIn.
+	asks   *bufio.Reader
+	answer string
+	result run.Event
 }
 
 func (o *oneShot) Event(ev run.Event) {
@@ -32,6 +36,19 @@ func (o *oneShot) Event(ev run.Event) {
 	case run.ToolEnd:
 		if ev.IsError {
 			p.line(plain, "  ✗ "+firstLine(ev.Output, 200))
+		}
+	case run.ApprovalStart:
+		if ev.Approval != nil && o.a.opts.AskIn != nil {
+			showQuestion(p, *ev.Approval)
+			req := *ev.Approval
+			if o.asks == nil {
+				o.asks = bufio.NewReader(o.a.opts.AskIn)
+			}
+			go o.a.readAnswer(o.ctx, p, o.asks, req)
+		}
+	case run.ApprovalEnd:
+		if ev.Approval != nil {
+			p.line(plain, ev.Approval.Outcome)
 		}
 	case run.RetryStart:
 		p.line(plain, "  retrying: "+firstLine(ev.ErrorMessage, 200))

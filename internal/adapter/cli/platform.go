@@ -44,7 +44,7 @@ func Platform() platform.Spec {
 		},
 		OneShot: func(name, channel string, env platform.Env) chat.Adapter {
 			return New(Options{Name: name, Channel: channel, In: env.Stdin, Out: env.Stdout, Progress: env.Stderr,
-				User: env.LocalUser, OneShot: true})
+				User: env.LocalUser, OneShot: true, AskIn: env.AskIn})
 		},
 		Template: config.TemplatePart{Name: "the terminal", Text: templateText},
 	}

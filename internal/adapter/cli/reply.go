@@ -60,6 +60,15 @@ func (r *reply) Event(ev run.Event) {
 		if ev.IsError {
 			w.line(red, "  ✗ "+firstLine(ev.Output, 200))
 		}
+	case run.ApprovalStart:
+		if ev.Approval != nil {
+			showQuestion(w, *ev.Approval)
+			w.line(bold, "Type y (yes), a (always in this conversation) or n (no).")
+		}
+	case run.ApprovalEnd:
+		if ev.Approval != nil {
+			w.line(yellow, ev.Approval.Outcome)
+		}
 	case run.RetryStart:
 		w.line(dim, fmt.Sprintf("  retrying in %s (attempt %d of %d): %s",
 			ev.Delay.Round(100*time.Millisecond), ev.Attempt, ev.MaxAttempts, firstLine(ev.ErrorMessage, 200)))

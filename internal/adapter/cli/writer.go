@@ -25,11 +25,12 @@ type writer struct {
 type style string
 
 const (
-	plain style = ""
-	dim   style = "2"
-	bold  style = "1"
-	red   style = "31"
-	cyan  style = "36"
+	plain  style = ""
+	dim    style = "2"
+	bold   style = "1"
+	red    style = "31"
+	cyan   style = "36"
+	yellow style = "33"
 )
 
 // write prints s in style st where the output stands.

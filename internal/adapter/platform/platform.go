@@ -82,6 +82,9 @@ type Env struct {
 	Interactive bool
 	// LocalUser is the person at this machine, as the terminal chat shows them.
 	LocalUser chat.User
+	// AskIn is where `mom run` reads the answers to its requests for approval: the terminal
+	// on standard input when the prompt came from -m; nil when nobody can be asked.
+	AskIn io.Reader
 	// Adapters are the names of every configured adapter, sorted; the web chat reads the
 	// scheduled events of them all.
 	Adapters []string

@@ -110,6 +110,8 @@ type flakyInbox struct {
 	got    []chat.Message
 }
 
+func (f *flakyInbox) Answer(context.Context, string, chat.Answer) string { return "" }
+
 func (f *flakyInbox) Receive(_ context.Context, _ string, m chat.Message) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -17,6 +17,7 @@ import (
 type acceptInbox struct{}
 
 func (acceptInbox) Receive(context.Context, string, chat.Message) error { return nil }
+func (acceptInbox) Answer(context.Context, string, chat.Answer) string  { return "" }
 
 // Under user isolation a run sees the channels the person who asked is in: their DM, the
 // groups where Telegram says they are a member (with all of a forum's topics), and no chat

@@ -11,8 +11,9 @@ import (
 
 // Inbox is a chat.Inbox that records the messages an adapter hands to it, in order.
 type Inbox struct {
-	mu   sync.Mutex
-	msgs []chat.Message
+	mu      sync.Mutex
+	msgs    []chat.Message
+	answers []chat.Answer
 }
 
 var _ chat.Inbox = (*Inbox)(nil)
@@ -30,4 +31,19 @@ func (in *Inbox) All() []chat.Message {
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	return append([]chat.Message(nil), in.msgs...)
+}
+
+// Answer records a and takes it.
+func (in *Inbox) Answer(_ context.Context, _ string, a chat.Answer) string {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	in.answers = append(in.answers, a)
+	return ""
+}
+
+// Answers returns the answers received so far.
+func (in *Inbox) Answers() []chat.Answer {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return append([]chat.Answer(nil), in.answers...)
 }
