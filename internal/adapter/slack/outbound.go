@@ -39,7 +39,12 @@ func (a *Adapter) Dialect() chat.Dialect {
 
 // Post sends one message of mrkdwn and returns its ts.
 func (a *Adapter) Post(ctx context.Context, at chat.Place, text string) (string, error) {
-	opts := []slackgo.MsgOption{slackgo.MsgOptionText(text, false), slackgo.MsgOptionDisableLinkUnfurl()}
+	return a.post(ctx, at, text)
+}
+
+// post sends a message of mrkdwn with more options (blocks) and returns its ts.
+func (a *Adapter) post(ctx context.Context, at chat.Place, text string, more ...slackgo.MsgOption) (string, error) {
+	opts := append([]slackgo.MsgOption{slackgo.MsgOptionText(text, false), slackgo.MsgOptionDisableLinkUnfurl()}, more...)
 	if at.ThreadOf != "" {
 		opts = append(opts, slackgo.MsgOptionTS(at.ThreadOf))
 	}
@@ -56,8 +61,14 @@ func (a *Adapter) Post(ctx context.Context, at chat.Place, text string) (string,
 
 // Edit replaces a message's text with mrkdwn.
 func (a *Adapter) Edit(ctx context.Context, at chat.Place, ts, text string) error {
+	return a.edit(ctx, at, ts, text)
+}
+
+// edit replaces a message's text with mrkdwn, with more options (blocks).
+func (a *Adapter) edit(ctx context.Context, at chat.Place, ts, text string, more ...slackgo.MsgOption) error {
+	opts := append([]slackgo.MsgOption{slackgo.MsgOptionText(text, false)}, more...)
 	err := a.rate.Do(ctx, func() error {
-		_, _, _, err := a.api.UpdateMessageContext(ctx, at.ChannelID, ts, slackgo.MsgOptionText(text, false))
+		_, _, _, err := a.api.UpdateMessageContext(ctx, at.ChannelID, ts, opts...)
 		return err
 	})
 	if err != nil {

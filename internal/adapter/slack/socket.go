@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	slackgo "github.com/slack-go/slack"
 	"github.com/slack-go/slack/slackevents"
 	"github.com/slack-go/slack/socketmode"
 
@@ -77,8 +78,18 @@ func (a *Adapter) events(ctx context.Context, sm *socketmode.Client, in chat.Inb
 				continue
 			}
 			a.eventsAPI(ctx, sm, in, *ev.Request, api)
-		case socketmode.EventTypeSlashCommand, socketmode.EventTypeInteractive:
-			// mom registers no commands or components; acknowledge so Slack stops retrying.
+		case socketmode.EventTypeInteractive:
+			cb, ok := ev.Data.(slackgo.InteractionCallback)
+			if ev.Request == nil {
+				continue
+			}
+			if !ok {
+				_ = sm.Ack(*ev.Request)
+				continue
+			}
+			a.interactive(ctx, sm, in, *ev.Request, cb)
+		case socketmode.EventTypeSlashCommand:
+			// mom registers no commands; acknowledge so Slack stops retrying.
 			if ev.Request != nil {
 				_ = sm.Ack(*ev.Request)
 			}

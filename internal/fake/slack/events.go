@@ -27,6 +27,10 @@ type envelope struct {
 	current   string // envelope id of the latest delivery, "" before the first
 	sent      bool   // the latest delivery is out and its ack is awaited
 	deadline  time.Time
+	// kind is the envelope's type: "events_api" when empty, or "interactive"; once says
+	// Slack does not send it again when its ack is late (interactions are not retried).
+	kind string
+	once bool
 }
 
 // Delivery is one envelope the server sent over a socket.
@@ -219,6 +223,9 @@ func (s *Server) plan(now time.Time) (writes []outgoing, next time.Time) {
 	for _, e := range s.queue {
 		if e.sent && !now.Before(e.deadline) {
 			changed = true
+			if e.once {
+				continue
+			}
 			if e.attempt >= MaxRetries {
 				s.lost++
 				continue
@@ -252,7 +259,11 @@ func (s *Server) plan(now time.Time) (writes []outgoing, next time.Time) {
 			}
 			id := e.nextID
 			e.current, e.sent, e.deadline = id, true, now.Add(s.cfg.ackTimeout)
-			b, _ := json.Marshal(wireEnvelope{EnvelopeID: id, Payload: e.payload, Type: "events_api",
+			kind := e.kind
+			if kind == "" {
+				kind = "events_api"
+			}
+			b, _ := json.Marshal(wireEnvelope{EnvelopeID: id, Payload: e.payload, Type: kind,
 				RetryAttempt: e.attempt, RetryReason: e.reason})
 			d := &delivery{Delivery: Delivery{EnvelopeID: id, EventID: e.eventID, EventType: e.eventType,
 				RetryAttempt: e.attempt, RetryReason: e.reason, Connection: target.n, At: now}, env: e}

@@ -54,6 +54,7 @@ type Server struct {
 	deliveries  map[string]*delivery // every envelope id sent, by id
 	sent        []*delivery
 	lost        int
+	ephemerals  []Ephemeral
 }
 
 // New starts a server. Close it when done.

@@ -53,6 +53,7 @@ func methodTable() map[string]methodSpec {
 		"chat.postMessage":             {handle: (*Server).chatPostMessage, json: true},
 		"chat.update":                  {handle: (*Server).chatUpdate, json: true},
 		"chat.delete":                  {handle: (*Server).chatDelete, json: true},
+		"chat.postEphemeral":           {handle: (*Server).chatPostEphemeral, json: true},
 		"files.getUploadURLExternal":   {handle: (*Server).filesGetUploadURLExternal},
 		"files.completeUploadExternal": {handle: (*Server).filesCompleteUploadExternal, json: true},
 		"files.info":                   {handle: (*Server).filesInfo},
