@@ -13,7 +13,8 @@ import (
 // Block Kit buttons; a tap by someone who may not decide is refused in a message only they
 // see and changes nothing; the admin's Allow runs it and the question then says who allowed
 // it, without buttons; Deny keeps the next command from running and tells the model. Every
-// interaction envelope is acknowledged.
+// interaction envelope is acknowledged (the bot's own messages' echoes may still be in
+// flight when mom stops).
 func TestSlackApprovalButtons(t *testing.T) {
 	t.Parallel()
 	sw := newSlackWorld(t, `"approvals": {"mode": "ask"}`)
@@ -72,7 +73,7 @@ func TestSlackApprovalButtons(t *testing.T) {
 	}
 	sw.Stop()
 	for _, d := range sw.slack.Deliveries() {
-		if !d.Acked {
+		if d.EventType == "block_actions" && !d.Acked {
 			t.Errorf("envelope %s (%s) was not acknowledged", d.EnvelopeID, d.EventType)
 		}
 	}
