@@ -42,14 +42,14 @@ func (r Request) Allows() bool { return r.Decision == Allow || r.Decision == Alw
 func (r Request) Asking(typed bool) string {
 	text := r.Text + "\n" + r.Hint
 	if typed {
-		text += "\nReply *yes*, *always* (allow this in this channel from now on) or *no*."
+		text += "\nReply **yes**, **always** (allow this in this channel from now on) or **no**."
 	}
 	return text
 }
 
 // Settled is the question's text once decided, markdown: what was asked and the outcome.
 func (r Request) Settled() string {
-	return r.Text + "\n*" + r.Outcome + "*"
+	return r.Text + "\n**" + r.Outcome + "**"
 }
 
 // Question is the request as a question with buttons: Allow, Allow always in this channel,

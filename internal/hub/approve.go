@@ -179,7 +179,7 @@ func (g *approvalGate) questionText(c approval.Call) string {
 	if sandbox == config.SandboxHost {
 		sandbox = "the host, without a sandbox"
 	}
-	return fmt.Sprintf("*Approval needed:* %s\n%s\n_Runs on %s; asked for by %s._", c.Label, c.Subject(), sandbox, who(g.j.msg.Sender))
+	return fmt.Sprintf("**Approval needed:** %s\n%s\n_Runs on %s; asked for by %s._", c.Label, c.Subject(), sandbox, who(g.j.msg.Sender))
 }
 
 // hint says who may answer and until when.

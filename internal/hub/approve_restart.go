@@ -51,7 +51,7 @@ func (h *Hub) closeRequests(ctx context.Context, adapter string) {
 		h.noteApproval(mem, ch, store.ApprovalEntry{Type: store.ApprovalDecided, ID: p.Asked.ID, Decision: approval.Restart}, text)
 		h.log.Info("denied a request for approval that a restart interrupted", "channel", ch.Key(), "request", p.Asked.ID)
 		if p.Message != "" {
-			h.settleQuestion(ctx, mem, p.MessageAt, p.Message, p.Asked.Subject+"\n*"+text+"*")
+			h.settleQuestion(ctx, mem, p.MessageAt, p.Message, p.Asked.Subject+"\n**"+text+"**")
 		}
 	}
 }

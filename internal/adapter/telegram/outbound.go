@@ -37,14 +37,15 @@ func notModified(err error) bool {
 }
 
 // sendHTML sends one message of Telegram HTML (at most MaxText long) to a channel, as a reply
-// to replyTo when it is not 0; if Telegram refuses the markup, the same words go as plain text.
-func (a *Adapter) sendHTML(ctx context.Context, channelID string, replyTo int, markup string) (int, error) {
+// to replyTo when it is not 0, with the inline keyboard kb when it is not nil; if Telegram
+// refuses the markup, the same words go as plain text.
+func (a *Adapter) sendHTML(ctx context.Context, channelID string, replyTo int, markup string, kb models.ReplyMarkup) (int, error) {
 	chatID, topic, err := parseChannel(channelID)
 	if err != nil {
 		return 0, err
 	}
 	p := &bot.SendMessageParams{ChatID: chatID, MessageThreadID: topic, Text: markup, ParseMode: models.ParseModeHTML,
-		LinkPreviewOptions: &models.LinkPreviewOptions{IsDisabled: bot.True()}}
+		LinkPreviewOptions: &models.LinkPreviewOptions{IsDisabled: bot.True()}, ReplyMarkup: kb}
 	if replyTo != 0 {
 		p.ReplyParameters = &models.ReplyParameters{MessageID: replyTo, AllowSendingWithoutReply: true}
 	}
@@ -72,7 +73,8 @@ func (a *Adapter) sendHTML(ctx context.Context, channelID string, replyTo int, m
 }
 
 // editHTML replaces a message's text with Telegram HTML, falling back to plain text as
-// sendHTML does. An edit that changes nothing is no failure.
+// sendHTML does. An edit that changes nothing is no failure. Telegram takes away an inline
+// keyboard the message had, as no reply_markup is sent.
 func (a *Adapter) editHTML(ctx context.Context, channelID string, messageID int, markup string) error {
 	chatID, _, err := parseChannel(channelID)
 	if err != nil {
@@ -105,7 +107,7 @@ func (a *Adapter) Surface() chat.Surface { return a }
 // replies to that message.
 func (a *Adapter) Post(ctx context.Context, at chat.Place, markup string) (string, error) {
 	replyTo, _ := strconv.Atoi(at.ThreadOf)
-	id, err := a.sendHTML(ctx, at.ChannelID, replyTo, markup)
+	id, err := a.sendHTML(ctx, at.ChannelID, replyTo, markup, nil)
 	if err != nil {
 		return "", err
 	}

@@ -39,7 +39,7 @@ func (e *apiError) Error() string { return fmt.Sprintf("%d %s", e.Code, e.Descri
 // getUpdates asks for the updates from offset on, waiting up to pollTimeout for the first.
 func (a *Adapter) getUpdates(ctx context.Context, offset int64) ([]json.RawMessage, error) {
 	body, _ := json.Marshal(map[string]any{
-		"offset": offset, "timeout": int(pollTimeout / time.Second), "allowed_updates": []string{"message"},
+		"offset": offset, "timeout": int(pollTimeout / time.Second), "allowed_updates": []string{"message", "callback_query"},
 	})
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.base+"/bot"+a.opts.Config.BotToken+"/getUpdates", bytes.NewReader(body))
 	if err != nil {
@@ -170,6 +170,10 @@ func (a *Adapter) handleBatch(ctx context.Context, in chat.Inbox, raws []json.Ra
 			continue
 		}
 		ids[i] = u.ID
+		if u.CallbackQuery != nil {
+			a.callback(ctx, in, u.CallbackQuery)
+			continue
+		}
 		if u.Message == nil {
 			continue
 		}

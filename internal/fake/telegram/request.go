@@ -59,6 +59,8 @@ var methods = map[string]struct {
 	"getfile":         {"getFile", (*Server).getFile},
 	"senddocument":    {"sendDocument", (*Server).sendDocument},
 	"sendphoto":       {"sendPhoto", (*Server).sendPhoto},
+
+	"answercallbackquery": {"answerCallbackQuery", (*Server).answerCallbackQuery},
 }
 
 // maxBody bounds a request body: Telegram takes uploads of up to 50 MB.

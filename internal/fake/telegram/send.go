@@ -183,8 +183,12 @@ func (s *Server) sendMessage(r *request) (any, *apiError) {
 	if text == "" {
 		return nil, badRequest("message text is empty")
 	}
+	buttons, err := keyboard(r)
+	if err != nil {
+		return nil, err
+	}
 	m := s.store(c, &message{Message: Message{ChatID: c.ID, Thread: thread, From: s.bot.ID, Date: timeNow(),
-		Text: text, Entities: entities, HTML: markup, ReplyTo: reply}})
+		Text: text, Entities: entities, HTML: markup, ReplyTo: reply, Buttons: buttons}})
 	return s.wireMessage(c, m, false), nil
 }
 
@@ -224,10 +228,14 @@ func (s *Server) editMessageText(r *request) (any, *apiError) {
 	if text == "" {
 		return nil, badRequest("message text is empty")
 	}
-	if text == m.Text && slices.Equal(entities, m.Entities) {
+	buttons, err := keyboard(r)
+	if err != nil {
+		return nil, err
+	}
+	if text == m.Text && slices.Equal(entities, m.Entities) && slices.Equal(buttons, m.Buttons) {
 		return nil, badRequest("message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message")
 	}
-	m.Text, m.Entities, m.HTML = text, entities, markup
+	m.Text, m.Entities, m.HTML, m.Buttons = text, entities, markup, buttons
 	m.Edits++
 	return s.wireMessage(c, m, false), nil
 }

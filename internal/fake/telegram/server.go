@@ -46,6 +46,11 @@ type Server struct {
 	confirmed  int
 	uploads    []Upload
 	actions    []Action
+	// queries counts callback queries; openQueries are those not answered yet; answers are
+	// the answerCallbackQuery calls (callbacks.go).
+	queries     int
+	openQueries map[string]bool
+	answers     []CallbackAnswer
 }
 
 // Option configures a Server.
@@ -68,13 +73,14 @@ func WithFilesMovedTo(url string) Option { return func(s *Server) { s.movedTo = 
 // New starts a server. Close it when done.
 func New(opts ...Option) *Server {
 	s := &Server{
-		bot:        User{ID: 7000000001, FirstName: "Mom", Username: "mom_bot", IsBot: true},
-		Recorder:   fakeserver.NewRecorder("faketelegram", DefaultWait),
-		users:      map[int64]*User{},
-		chats:      map[int64]*chat{},
-		files:      map[string]*file{},
-		delivered:  map[int64]int{},
-		nextUpdate: 300000001,
+		bot:         User{ID: 7000000001, FirstName: "Mom", Username: "mom_bot", IsBot: true},
+		Recorder:    fakeserver.NewRecorder("faketelegram", DefaultWait),
+		users:       map[int64]*User{},
+		chats:       map[int64]*chat{},
+		openQueries: map[string]bool{},
+		files:       map[string]*file{},
+		delivered:   map[int64]int{},
+		nextUpdate:  300000001,
 	}
 	for _, o := range opts {
 		o(s)

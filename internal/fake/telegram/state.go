@@ -61,6 +61,8 @@ type Message struct {
 	File *File
 	// Edits counts the editMessageText calls that changed it.
 	Edits int
+	// Buttons is the message's inline keyboard, in order; nil when it has none.
+	Buttons []Button
 }
 
 // Kinds of file, named as the Message fields that carry them.

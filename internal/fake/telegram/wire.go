@@ -52,6 +52,13 @@ func (s *Server) wireMessage(c *chat, m *message, nested bool) obj {
 	if u := s.users[m.From]; u != nil {
 		o["from"] = u.wire()
 	}
+	if len(m.Buttons) > 0 {
+		row := make([]obj, len(m.Buttons))
+		for i, b := range m.Buttons {
+			row[i] = obj{"text": b.Text, "callback_data": b.Data}
+		}
+		o["reply_markup"] = obj{"inline_keyboard": []any{row}}
+	}
 	if m.topic != nil {
 		o["message_thread_id"] = m.ID
 		o["forum_topic_created"] = obj{"name": m.topic.name, "icon_color": 7322096}
