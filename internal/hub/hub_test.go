@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mom-agent/mom/internal/agent"
+	"github.com/mom-agent/mom/internal/approval"
 	"github.com/mom-agent/mom/internal/chat"
 	"github.com/mom-agent/mom/internal/config"
 	fakellm "github.com/mom-agent/mom/internal/fake/llm"
@@ -27,6 +28,9 @@ type platform struct {
 	mu    sync.Mutex
 	posts []string
 	ends  []run.Event
+	// asked and decided are the requests for approval its runs showed (approval_start) and
+	// how they ended (approval_end).
+	asked, decided []approval.Request
 }
 
 func (p *platform) Name() string                            { return "plat" }
@@ -64,10 +68,15 @@ func (p *platform) snapshot() ([]string, []run.Event) {
 type platformReply struct{ p *platform }
 
 func (r *platformReply) Event(ev run.Event) {
-	if ev.Type == run.AgentEnd {
-		r.p.mu.Lock()
+	r.p.mu.Lock()
+	defer r.p.mu.Unlock()
+	switch ev.Type {
+	case run.AgentEnd:
 		r.p.ends = append(r.p.ends, ev)
-		r.p.mu.Unlock()
+	case run.ApprovalStart:
+		r.p.asked = append(r.p.asked, *ev.Approval)
+	case run.ApprovalEnd:
+		r.p.decided = append(r.p.decided, *ev.Approval)
 	}
 }
 func (r *platformReply) Upload(context.Context, chat.File) error { return nil }
@@ -119,6 +128,12 @@ func newHubRigFull(t *testing.T, cfg config.AdapterEntry, a chat.Adapter, plat *
 // what the agent does with what the hub hands it.
 func newAgentHubRig(t *testing.T, cfg config.AdapterEntry) *hubRig {
 	t.Helper()
+	return newAgentHubRigOpts(t, cfg, Options{})
+}
+
+// newAgentHubRigOpts is newAgentHubRig with the hub's options.
+func newAgentHubRigOpts(t *testing.T, cfg config.AdapterEntry, opts Options) *hubRig {
+	t.Helper()
 	srv := fakellm.New(fakellm.WithAPIKey("k"))
 	t.Cleanup(srv.Close)
 	st := openStore(t)
@@ -131,7 +146,7 @@ func newAgentHubRig(t *testing.T, cfg config.AdapterEntry) *hubRig {
 		Model:    llm.Lookup("anthropic", "claude-sonnet-4-5"), Exec: exec, Tools: tools.Builtin(),
 	})
 	plat := &platform{}
-	r := startHub(t, st, ag, cfg, plat, plat, Options{})
+	r := startHub(t, st, ag, cfg, plat, plat, opts)
 	r.llm = srv
 	return r
 }
