@@ -127,3 +127,29 @@ func (sp *slackPlatform) maxText() int { return slackadapter.MaxText }
 func (sp *slackPlatform) codeIntact(text string) bool { return balancedFences(text) }
 
 func (sp *slackPlatform) violations() []string { return sp.s.Violations() }
+
+// decide taps the choice's button on the bot's newest message in the channel that has one.
+func (sp *slackPlatform) decide(t *testing.T, channel, from, choice string) {
+	t.Helper()
+	msgs := sp.s.Messages(channel)
+	for i := len(msgs) - 1; i >= 0; i-- {
+		for _, b := range sp.s.Buttons(channel, msgs[i].TS) {
+			if b.ActionID == choice {
+				if _, err := sp.s.Click(from, channel, msgs[i].TS, choice); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+		}
+	}
+	t.Fatalf("no message in %s has a %q button", channel, choice)
+}
+
+// refusals are the ephemeral messages the bot showed.
+func (sp *slackPlatform) refusals() []string {
+	var out []string
+	for _, e := range sp.s.Ephemerals() {
+		out = append(out, e.Text)
+	}
+	return out
+}

@@ -108,3 +108,33 @@ func (tp *telegramPlatform) codeIntact(text string) bool {
 }
 
 func (tp *telegramPlatform) violations() []string { return tp.s.Violations() }
+
+// decide presses the choice's button on the bot's newest message in the chat that has one.
+func (tp *telegramPlatform) decide(t *testing.T, channel, from, choice string) {
+	t.Helper()
+	chatID, _ := strconv.ParseInt(channel, 10, 64)
+	who, _ := strconv.ParseInt(from, 10, 64)
+	msgs := tp.s.Messages(chatID, 0)
+	for i := len(msgs) - 1; i >= 0; i-- {
+		for _, b := range tp.s.Buttons(chatID, msgs[i].ID) {
+			if strings.HasSuffix(b.Data, ":"+choice) {
+				if _, err := tp.s.Press(chatID, who, msgs[i].ID, b.Data); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+		}
+	}
+	t.Fatalf("no message in %s has a %q button", channel, choice)
+}
+
+// refusals are the texts of the answers to button presses that showed one.
+func (tp *telegramPlatform) refusals() []string {
+	var out []string
+	for _, a := range tp.s.CallbackAnswers() {
+		if a.Text != "" {
+			out = append(out, a.Text)
+		}
+	}
+	return out
+}

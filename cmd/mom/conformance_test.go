@@ -99,6 +99,7 @@ const (
 	featureFilesIn    feature = "people sending files"
 	featureConnection feature = "a connection that can drop"
 	featureSilent     feature = "taking an answer back"
+	featureEdits      feature = "changing what the bot posted"
 )
 
 // conformer names a platform and makes a fresh fake world for one behaviour.
@@ -190,7 +191,7 @@ func (s *suite) log(channel string) []map[string]any {
 }
 
 func behaviours() []behaviour {
-	return []behaviour{
+	return append([]behaviour{
 		{name: "MentionGetsAnAnswerWithItsToolSteps", run: func(s *suite) {
 			s.llm.Enqueue(fakellm.Calls(fakellm.Call("bash", map[string]any{"label": "Say hi", "command": "echo hi-from-bash"})))
 			s.llm.Enqueue(fakellm.Text("Done: said hi"))
@@ -478,7 +479,7 @@ func behaviours() []behaviour {
 				}
 			}
 		}},
-	}
+	}, approvalBehaviours()...)
 }
 
 // balancedFences reports whether text opens and closes its ``` fences in pairs: the check for

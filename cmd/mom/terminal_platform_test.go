@@ -66,6 +66,8 @@ func (tp *terminalPlatform) lacks(f feature) string {
 		return "nobody can send the terminal a file; people name paths in their message instead"
 	case featureConnection:
 		return "the terminal has no connection to drop"
+	case featureEdits:
+		return "the terminal prints; what it printed stays as it was"
 	case featureSilent:
 		return "the terminal has no status message to take back; it holds back an answer that may " +
 			"be [SILENT] and never prints it (internal/adapter/cli TestSilentAnswerIsNotPrinted)"
@@ -78,3 +80,11 @@ func (tp *terminalPlatform) maxText() int { return 0 }
 func (tp *terminalPlatform) codeIntact(text string) bool { return balancedFences(text) }
 
 func (tp *terminalPlatform) violations() []string { return nil }
+
+// decide types the answer at the terminal, as its person does.
+func (tp *terminalPlatform) decide(t *testing.T, channel, from, choice string) {
+	tp.p.send(map[string]string{"allow": "y", "always": "a", "deny": "n"}[choice])
+}
+
+// refusals: the terminal's one person may always decide.
+func (tp *terminalPlatform) refusals() []string { return nil }

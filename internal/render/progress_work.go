@@ -19,8 +19,10 @@ import (
 func (p *Progress) work(ctx context.Context) {
 	defer close(p.done)
 	w := &worker{p: p, mainAt: p.top()}
-	w.start(ctx)
 	var lastEdit time.Time
+	if w.start(ctx) {
+		lastEdit = time.Now() // the earlier attempt's message was just edited: pace from there
+	}
 	var timer *time.Timer
 	var tick <-chan time.Time
 	for {
@@ -118,8 +120,8 @@ func (p *Progress) preview(md string) string {
 }
 
 // start shows the status message: the earlier attempt's, edited, when there is one and the
-// platform allows it; a new one otherwise.
-func (w *worker) start(ctx context.Context) {
+// platform allows it; a new one otherwise. It reports whether it edited.
+func (w *worker) start(ctx context.Context) bool {
 	p := w.p
 	text := p.format(p.opts.Status)
 	if o := p.opts.StatusOptions; o.Reuse != "" && p.d.Edit {
@@ -127,12 +129,13 @@ func (w *worker) start(ctx context.Context) {
 		if err == nil {
 			w.main, w.mainAt = o.Reuse, o.ReuseAt
 			w.posted()
-			return
+			return true
 		}
 		p.log.Warn("could not reuse the status message of the interrupted run; posting a new one", "err", err)
 	}
 	w.main = w.post(ctx, w.mainAt, text)
 	w.posted()
+	return false
 }
 
 // posted tells Options.Posted where the status message is.
