@@ -10,6 +10,7 @@ import (
 
 	"github.com/mom-agent/mom/internal/apptest"
 	fakellm "github.com/mom-agent/mom/internal/fake/llm"
+	"github.com/mom-agent/mom/internal/store"
 )
 
 // Approvals in the conformance suite: every platform shows a request for approval and takes
@@ -27,8 +28,9 @@ type approvalPlatform interface {
 	refusals() []string
 }
 
-// asking is the adapter setting that asks before every command, with a few never asked.
-const asking = `"approvals": {"mode": "ask", "allow": ["ls", "echo"]}`
+// asking is the adapter setting that asks before every command, with a few never asked. A
+// mention sent as the answer before it appears waits its turn rather than being turned away.
+const asking = `"approvals": {"mode": "ask", "allow": ["ls", "echo"]}, "busy": "queue"`
 
 // touchCall is a model reply that makes a file in the channel's scratch directory.
 func touchCall(name string) fakellm.Reply {
@@ -58,6 +60,20 @@ func (s *suite) questions(channel string) int {
 		n += strings.Count(m, "Approval needed")
 	}
 	return n
+}
+
+// waitJournaled waits until the channel's approval journal holds want.
+func (s *suite) waitJournaled(channel, want string) {
+	s.t.Helper()
+	name, err := store.PathComponent(channel)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	path := filepath.Join(s.dir, "approvals", "chat", name+".jsonl")
+	apptest.Eventually(s.t, "the approval journal to note "+want, func() bool {
+		b, _ := os.ReadFile(path)
+		return strings.Contains(string(b), want)
+	})
 }
 
 // modelHeard is the last tool result the model was sent.
@@ -190,6 +206,9 @@ func approvalBehaviours() []behaviour {
 			s.run(asking)
 			s.mention(s.c.group, s.c.admin, "make a file")
 			s.botSays(s.c.group, "Approval needed")
+			if s.pf.lacks(featureEdits) == "" {
+				s.waitJournaled(s.c.group, `"type":"posted"`) // where the request is, for the next mom
+			}
 			s.p.cmd.Process.Signal(syscall.SIGKILL)
 			s.p.wait()
 			s.chatWorld.run()

@@ -50,28 +50,37 @@ func (h *Hub) closeRequests(ctx context.Context, adapter string) {
 		text := outcome(approval.Request{Decision: approval.Restart}, 0)
 		h.noteApproval(mem, ch, store.ApprovalEntry{Type: store.ApprovalDecided, ID: p.Asked.ID, Decision: approval.Restart}, text)
 		h.log.Info("denied a request for approval that a restart interrupted", "channel", ch.Key(), "request", p.Asked.ID)
-		if p.Message != "" {
-			h.settleQuestion(ctx, mem, p.MessageAt, p.Message, p.Asked.Subject+"\n**"+text+"**")
+		settled := p.Asked.Subject + "\n**" + text + "**"
+		if p.Message == "" || !h.settleQuestion(ctx, mem, p.MessageAt, p.Message, settled) {
+			// mom died before it noted where the request is, or it cannot be changed: say so
+			// below it, so nobody answers a request that is over.
+			h.post(ctx, mem, chat.Message{ChannelID: p.ChannelID}, "_A request for approval was waiting when mom restarted; it was not run:_\n"+settled)
 		}
 	}
 }
 
-// settleQuestion writes md in place of a question's message, taking its buttons away.
-func (h *Hub) settleQuestion(ctx context.Context, mem *member, at chat.Place, id, md string) {
+// settleQuestion writes md in place of a question's message, taking its buttons away, and
+// reports whether it could.
+func (h *Hub) settleQuestion(ctx context.Context, mem *member, at chat.Place, id, md string) bool {
 	d := mem.Dialect()
 	text := md
 	if d.Format != nil {
 		text = d.Format(md)
 	}
 	var err error
-	if a, ok := mem.Surface().(chat.Asker); ok {
+	switch a, ok := mem.Surface().(chat.Asker); {
+	case ok:
 		err = a.Settle(ctx, at, id, text)
-	} else if d.Edit {
+	case d.Edit:
 		err = mem.Surface().Edit(ctx, at, id, text)
+	default:
+		return false
 	}
 	if err != nil {
 		h.log.Warn("could not update a request for approval", "channel", at.ChannelID, "err", err)
+		return false
 	}
+	return true
 }
 
 // noteQuestion notes where a request's question is on the platform, so that a restart

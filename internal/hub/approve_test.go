@@ -197,4 +197,8 @@ func TestApprovalLeftOpenByAKillIsDeniedAtStart(t *testing.T) {
 	if err != nil || len(pending) != 0 {
 		t.Errorf("pending after start-up = %+v, %v", pending, err)
 	}
+	// This platform cannot change its messages: the channel hears that the request is over.
+	if posts, _ := r.plat.snapshot(); len(posts) != 1 || !strings.Contains(posts[0], "was waiting when mom restarted; it was not run") {
+		t.Errorf("notices = %q", posts)
+	}
 }
