@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"strings"
 	"time"
 
 	"github.com/mom-agent/mom/internal/chat"
@@ -103,8 +102,18 @@ func (c *ChannelDir) Approvals() ([]ApprovalEntry, error) {
 	if err != nil {
 		return nil, err
 	}
+	out, err := readApprovals(dir, name)
+	if err != nil {
+		return nil, fmt.Errorf("read the approval journal of %s: %w", c.Key(), err)
+	}
+	return out, nil
+}
+
+// readApprovals reads an approval journal; a missing one holds nothing, and a line that does
+// not decode (torn by a crash) is passed over.
+func readApprovals(dir confined.Dir, name string) ([]ApprovalEntry, error) {
 	var out []ApprovalEntry
-	_, err = jsonl.Scan(dir, name, 0, func(line []byte, _, _ int64) error {
+	_, err := jsonl.Scan(dir, name, 0, func(line []byte, _, _ int64) error {
 		var e ApprovalEntry
 		if json.Unmarshal(line, &e) == nil {
 			out = append(out, e)
@@ -114,10 +123,7 @@ func (c *ChannelDir) Approvals() ([]ApprovalEntry, error) {
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
-	if err != nil {
-		return nil, fmt.Errorf("read the approval journal of %s: %w", c.Key(), err)
-	}
-	return out, nil
+	return out, err
 }
 
 // AllowedAlways returns the keys of the channel's standing "allow always" decisions that
@@ -155,46 +161,13 @@ func (s *Store) approvalsPath(adapter, channelID string) (confined.Dir, string, 
 // PendingApprovals lists the requests that the approval journals show asked and never
 // decided, in every channel.
 func (s *Store) PendingApprovals() ([]PendingApproval, error) {
-	root := confined.Root(s.dataDir)
-	adapters, err := root.ReadDir(approvalsDir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("list the approval journals: %w", err)
-	}
 	var out []PendingApproval
-	var errs []error
-	for _, ad := range adapters {
-		adapter, err := ParsePathComponent(ad.Name())
-		if !ad.IsDir() || err != nil {
-			continue
-		}
-		files, err := root.ReadDir(approvalsDir + "/" + ad.Name())
-		if err != nil {
-			errs = append(errs, fmt.Errorf("list the approval journals of %s: %w", adapter, err))
-			continue
-		}
-		for _, f := range files {
-			base, ok := strings.CutSuffix(f.Name(), ".jsonl")
-			id, err := ParsePathComponent(base)
-			if !ok || err != nil || !f.Type().IsRegular() {
-				continue
-			}
-			ch, err := s.ChannelDir(adapter, id)
-			if err != nil {
-				errs = append(errs, err)
-				continue
-			}
-			entries, err := ch.Approvals()
-			if err != nil {
-				errs = append(errs, err)
-				continue
-			}
-			out = append(out, pending(adapter, id, entries)...)
-		}
-	}
-	return out, errors.Join(errs...)
+	err := s.eachJournal(approvalsDir, "approval", func(adapter, id string, dir confined.Dir, file string) error {
+		entries, err := readApprovals(dir, file)
+		out = append(out, pending(adapter, id, entries)...)
+		return err
+	})
+	return out, err
 }
 
 // pending returns the requests of one journal that were never decided.

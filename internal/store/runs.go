@@ -136,44 +136,53 @@ func (s *Store) hostJournalPath(base, adapter, channelID string) (confined.Dir, 
 // queued after since and never started, in the order they were queued. Lines older than
 // since are read only as far as needed to find the last start. A zero until reads every line.
 func (s *Store) UnfinishedRuns(since, until time.Time) ([]UnfinishedRun, error) {
+	var out []UnfinishedRun
+	err := s.eachJournal(runsDir, "run", func(adapter, id string, dir confined.Dir, file string) error {
+		runs, err := unfinished(dir, file, since, until)
+		for _, u := range runs {
+			u.Adapter, u.ChannelID = adapter, id
+			out = append(out, u)
+		}
+		return err
+	})
+	return out, err
+}
+
+// eachJournal calls fn for every channel's journal of one kind (base: runs, approvals; what
+// names it in errors), adapter by adapter. A directory or file that names no channel is
+// passed over; failures are joined, and the others still read.
+func (s *Store) eachJournal(base, what string, fn func(adapter, id string, dir confined.Dir, file string) error) error {
 	root := confined.Root(s.dataDir)
-	adapters, err := root.ReadDir(runsDir)
+	adapters, err := root.ReadDir(base)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+		return nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("list the run journals: %w", err)
+		return fmt.Errorf("list the %s journals: %w", what, err)
 	}
-	var out []UnfinishedRun
 	var errs []error
 	for _, ad := range adapters {
 		adapter, err := ParsePathComponent(ad.Name())
 		if !ad.IsDir() || err != nil {
 			continue
 		}
-		files, err := root.ReadDir(runsDir + "/" + ad.Name())
+		files, err := root.ReadDir(base + "/" + ad.Name())
 		if err != nil {
-			errs = append(errs, fmt.Errorf("list the run journals of %s: %w", adapter, err))
+			errs = append(errs, fmt.Errorf("list the %s journals of %s: %w", what, adapter, err))
 			continue
 		}
 		for _, f := range files {
-			base, ok := strings.CutSuffix(f.Name(), ".jsonl")
-			id, err := ParsePathComponent(base)
+			name, ok := strings.CutSuffix(f.Name(), ".jsonl")
+			id, err := ParsePathComponent(name)
 			if !ok || err != nil || !f.Type().IsRegular() {
 				continue
 			}
-			runs, err := unfinished(root.Join(runsDir, ad.Name()), f.Name(), since, until)
-			if err != nil {
-				errs = append(errs, fmt.Errorf("read the run journal of %s/%s: %w", adapter, id, err))
-				continue
-			}
-			for _, u := range runs {
-				u.Adapter, u.ChannelID = adapter, id
-				out = append(out, u)
+			if err := fn(adapter, id, root.Join(base, ad.Name()), f.Name()); err != nil {
+				errs = append(errs, fmt.Errorf("read the %s journal of %s/%s: %w", what, adapter, id, err))
 			}
 		}
 	}
-	return out, errors.Join(errs...)
+	return errors.Join(errs...)
 }
 
 // unfinished reads one journal backwards. A channel's runs go one at a time, so only its
