@@ -6,6 +6,7 @@ import (
 
 	"github.com/mom-agent/mom/internal/chat"
 	"github.com/mom-agent/mom/internal/llm"
+	"github.com/mom-agent/mom/internal/store"
 )
 
 // What the app needs of particular adapters, beyond chat.Adapter, it finds by type assertion:
@@ -19,6 +20,14 @@ type downloader interface {
 	// Download writes the history of channelID to w as plain text, oldest first, and its
 	// progress to progress.
 	Download(ctx context.Context, channelID string, w, progress io.Writer) error
+}
+
+// transcriber is the ability of an adapter that keeps more of a channel's history than
+// log.jsonl (the web chat: how each answer came about): `mom download` prints its transcript
+// rather than the log's lines.
+type transcriber interface {
+	// Transcript writes the history of ch to w as plain text, oldest first.
+	Transcript(ch *store.ChannelDir, w io.Writer) error
 }
 
 // keyboard is the ability of the chat at this process's keyboard (the terminal): cmdServe's

@@ -313,7 +313,7 @@ func behaviours() []behaviour {
 				fakellm.Text("first answer"),
 				fakellm.Text("third answer"),
 			)
-			s.run("") // reject is the default
+			s.run(`"busy": "reject"`) // the default, except in the web chat
 			s.mention(s.c.group, s.c.admin, "one")
 			g.WaitStarted()
 			s.mention(s.c.group, s.c.admin, "two while busy")

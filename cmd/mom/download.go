@@ -12,14 +12,15 @@ import (
 
 // cmdDownload is `mom download <data-dir> <adapter>/<channel>`: print a channel's history as
 // text. An adapter that can fetch the whole history from its platform (a downloader) does,
-// threads included, as the original mom's --download did; for the others it comes from the
-// channel's log.jsonl.
+// threads included, as the original mom's --download did; one that keeps more than the log (a
+// transcriber) prints its transcript; for the others it comes from the channel's log.jsonl.
 func cmdDownload(ctx context.Context, args []string, std stdio) error {
 	cc, err := parseChannelCommand("download", args, "team/C0123456789")
 	if err != nil {
 		return err
 	}
 	dir, target, channel, cfg := cc.dir, cc.target, cc.channel, cc.cfg
+	var tr transcriber
 	if ac, ok := cfg.AdapterEntry(cc.adapter); ok {
 		ad, err := adapter.Builtin().Build(*ac, adapter.Env{})
 		if err != nil {
@@ -28,6 +29,7 @@ func cmdDownload(ctx context.Context, args []string, std stdio) error {
 		if d, ok := ad.(downloader); ok {
 			return d.Download(ctx, channel, std.out, std.err)
 		}
+		tr, _ = ad.(transcriber)
 	}
 	st, err := store.Open(dir)
 	if err != nil {
@@ -37,6 +39,9 @@ func cmdDownload(ctx context.Context, args []string, std stdio) error {
 	ch, err := storedChannelDir(st, dir, target)
 	if err != nil {
 		return err
+	}
+	if tr != nil {
+		return tr.Transcript(ch, std.out)
 	}
 	n := 0
 	err = ch.ReadLog(0, func(m chat.Message, _ store.LogPos) error {

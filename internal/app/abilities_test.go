@@ -28,6 +28,8 @@ var (
 
 	_ hub.Replier = (*cliadapter.Adapter)(nil)
 	_ hub.Replier = (*webadapter.Adapter)(nil)
+	// The web chat's busy notice points to its Stop button.
+	_ hub.StopButton = (*webadapter.Adapter)(nil)
 
 	_ render.Typist = (*discordadapter.Adapter)(nil)
 	_ render.Typist = (*tgadapter.Adapter)(nil)

@@ -13,6 +13,9 @@ type Platform struct {
 	// DM is the default DM policy: open for the local terminal, closed for networks where
 	// strangers can reach the bot.
 	DM DMPolicy
+	// Busy is the default busy policy, when not BusyReject: the web chat queues, since its
+	// page shows what waits and has a Stop button.
+	Busy BusyPolicy
 	// UserID is an example of the platform's user ids, for messages about admins and dm.
 	UserID string
 	// User, when set, reads one user id of "admins" and "dm" the one way the platform's

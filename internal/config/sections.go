@@ -223,6 +223,9 @@ func (d *decoder) adapterEntry(v *hujson.Value, path, name string) (AdapterEntry
 	a.Type = t
 	a.Platform = p
 	a.DM = p.DM
+	if p.Busy != "" {
+		a.Busy = p.Busy
+	}
 	n := len(d.errs)
 	if b, ok := o.enum("busy", "busy policy", busyPolicies); ok {
 		a.Busy = BusyPolicy(b)

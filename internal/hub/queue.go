@@ -99,7 +99,11 @@ func (h *Hub) trigger(mem *member, ch *store.ChannelDir, j job) {
 		h.mu.Unlock()
 	default:
 		h.mu.Unlock()
-		h.notice(mem, j.msg, "_Already working. Say `"+stopHint(mem, j.msg)+"` to cancel._")
+		hint := "Say `" + stopHint(mem, j.msg) + "` to cancel."
+		if b, ok := mem.Adapter.(StopButton); ok {
+			hint = b.StopHint()
+		}
+		h.notice(mem, j.msg, "_Already working. "+hint+"_")
 	}
 }
 

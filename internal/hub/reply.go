@@ -26,3 +26,10 @@ type Replier interface {
 type BotUser interface {
 	Bot() chat.User
 }
+
+// StopButton is the ability of an adapter whose page stops a run with a button (the web
+// chat): the busy notice points to the button rather than to a command to type.
+type StopButton interface {
+	// StopHint is the sentence that says how, in markdown ("Press **Stop** to cancel.").
+	StopHint() string
+}

@@ -114,30 +114,40 @@ func (c *ChannelDir) LastMessage() (m chat.Message, ok bool, err error) {
 // fewer. The log is read backwards from its end, so a page of recent history costs the same
 // in a log of a hundred lines as in one of a million. Lines are skipped as ReadLog skips them.
 func (c *ChannelDir) TailMessages(n int) ([]chat.Message, error) {
+	msgs, _, err := c.TailLog(n)
+	return msgs, err
+}
+
+// TailLog is TailMessages with where each message is in the log, for readers that place
+// other records (kept by log offset) among the messages.
+func (c *ChannelDir) TailLog(n int) ([]chat.Message, []LogPos, error) {
 	size, err := c.LogSize()
 	if err != nil || size == 0 || n < 1 {
-		return nil, err
+		return nil, nil, err
 	}
 	msgs := make([]chat.Message, 0, min(n, 1024))
-	_, err = jsonl.ScanBack(c.fs, logName, size, func(line []byte, _, _ int64) error {
+	pos := make([]LogPos, 0, min(n, 1024))
+	_, err = jsonl.ScanBack(c.fs, logName, size, func(line []byte, start, end int64) error {
 		m, err := parseMessage(line)
 		if err != nil {
 			return err
 		}
 		msgs = append(msgs, m)
+		pos = append(pos, LogPos{start, end})
 		if len(msgs) == n {
 			return jsonl.ErrStop
 		}
 		return nil
 	})
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil // no message yet
+		return nil, nil, nil // no message yet
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read the last messages of channel %s: %w", c.Key(), err)
+		return nil, nil, fmt.Errorf("read the last messages of channel %s: %w", c.Key(), err)
 	}
 	slices.Reverse(msgs)
-	return msgs, nil
+	slices.Reverse(pos)
+	return msgs, pos, nil
 }
 
 // setAsideForeignLog renames log.jsonl out of the way when something other than a file is in

@@ -56,20 +56,24 @@ type Options struct {
 
 // Adapter is the web chat.
 type Adapter struct {
-	opts  Options
-	log   *slog.Logger
-	token string
-	live  *live
-	notes *notes
-	seq   atomic.Int64
+	opts     Options
+	log      *slog.Logger
+	token    string
+	live     *live
+	notes    *notes
+	md       *markdown
+	activity *activity
+	cards    *cards
+	seq      atomic.Int64
 
 	mu        sync.Mutex
 	srv       *http.Server
 	addr      net.Addr
 	in        chat.Inbox
 	users     map[string]chat.User
-	served    chan struct{} // closed when the server has stopped
-	wakeWatch *wakeUpWatch  // nil when the events directory cannot be watched
+	stopping  map[string][]string // channel → its "Stopping…" notes, withdrawn when the run ends
+	served    chan struct{}       // closed when the server has stopped
+	wakeWatch *wakeUpWatch        // nil when the events directory cannot be watched
 }
 
 // New returns a web chat that is not listening yet; Start opens it.
@@ -81,8 +85,10 @@ func New(opts Options) *Adapter {
 	if opts.Announce == nil {
 		opts.Announce = io.Discard
 	}
-	l := newLive()
-	return &Adapter{opts: opts, log: log.With("adapter", opts.Name), live: l, notes: newNotes(l), users: make(map[string]chat.User)}
+	a := &Adapter{opts: opts, log: log.With("adapter", opts.Name), live: newLive(), md: newMarkdown(), activity: newActivity(),
+		cards: newCards(), users: make(map[string]chat.User), stopping: make(map[string][]string)}
+	a.notes = newNotes(a.emit)
+	return a
 }
 
 // Name is the adapter's key in config.json.
@@ -191,6 +197,9 @@ func (a *Adapter) Stop(ctx context.Context) error {
 	}
 	a.live.close()
 	err := srv.Shutdown(ctx)
+	if cerr := a.activity.close(); cerr != nil {
+		a.log.Warn("could not close the chat's activity files", "err", cerr)
+	}
 	select {
 	case <-served:
 	case <-ctx.Done():

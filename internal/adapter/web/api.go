@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -27,9 +26,6 @@ const (
 	maxUpload = 25 << 20
 	// maxFiles is how many files one message may carry.
 	maxFiles = 10
-	// historyDefault and historyMax bound how many messages one history request returns.
-	historyDefault = 200
-	historyMax     = 2000
 )
 
 // listChannels answers GET /api/channels.
@@ -76,65 +72,6 @@ func (a *Adapter) channel(w http.ResponseWriter, r *http.Request) (*store.Channe
 		return nil, false
 	}
 	return ch, true
-}
-
-// history answers GET /api/channels/{channel}/messages?limit=N&runsFrom=OFFSET: the channel's
-// last N messages from log.jsonl, oldest first. With runsFrom (the least "from" of the runs
-// whose frames the page holds; see frame), mom's answers logged at or after that offset are
-// left out, because the page draws them from the frames.
-func (a *Adapter) history(w http.ResponseWriter, r *http.Request) {
-	ch, ok := a.channel(w, r)
-	if !ok {
-		return
-	}
-	q := r.URL.Query()
-	limit := historyDefault
-	if s := q.Get("limit"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 || n > historyMax {
-			writeError(w, http.StatusBadRequest, fmt.Sprintf("limit must be a number from 1 to %d", historyMax))
-			return
-		}
-		limit = n
-	}
-	from := int64(-1)
-	if s := q.Get("runsFrom"); s != "" {
-		n, err := strconv.ParseInt(s, 10, 64)
-		if err != nil || n < 0 {
-			writeError(w, http.StatusBadRequest, fmt.Sprintf("runsFrom must be an offset in log.jsonl (a number from 0 up), not %q", s))
-			return
-		}
-		from = n
-	}
-	msgs, err := ch.TailMessages(limit)
-	if err == nil && from >= 0 {
-		msgs, err = withoutAnswersFrom(ch, msgs, from)
-	}
-	if err != nil {
-		writeError(w, http.StatusInternalServerError, fmt.Sprintf("could not read the history of %s: %v", ch.Key(), err))
-		return
-	}
-	if msgs == nil {
-		msgs = []chat.Message{} // the page wants a list, even an empty one
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"channel": ch.ID(), "messages": msgs, "running": a.live.running(ch.ID())})
-}
-
-// withoutAnswersFrom leaves out of msgs mom's answers (its lines without files; its files are
-// shown once by id) logged at or after offset from. The log is read after msgs were, so
-// every answer msgs holds from there on is seen; from is a run's start, so little is read.
-func withoutAnswersFrom(ch *store.ChannelDir, msgs []chat.Message, from int64) ([]chat.Message, error) {
-	answers := make(map[string]bool)
-	err := ch.ReadLog(from, func(m chat.Message, _ store.LogPos) error {
-		if m.Sender.IsBot && len(m.Attachments) == 0 {
-			answers[m.ID] = true
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return slices.DeleteFunc(msgs, func(m chat.Message) bool { return answers[m.ID] }), nil
 }
 
 // send answers POST /api/channels/{channel}/messages, a multipart form with "name" (the
@@ -369,4 +306,46 @@ func (a *Adapter) inbox() chat.Inbox {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.in
+}
+
+// retry answers POST /api/channels/{channel}/retry {"name": "...", "id": "..."}: the error
+// card's Retry. It says again, on the person's behalf, what the message with that id said
+// (its text and files), so mom tries it anew; the message must be among the channel's
+// recent history.
+func (a *Adapter) retry(w http.ResponseWriter, r *http.Request) {
+	ch, ok := a.channel(w, r)
+	if !ok {
+		return
+	}
+	var req struct {
+		Name string `json:"name"`
+		ID   string `json:"id"`
+	}
+	if err := json.NewDecoder(io.LimitReader(r.Body, 4096)).Decode(&req); err != nil || req.ID == "" {
+		writeError(w, http.StatusBadRequest, "send what to retry as JSON: {\"name\": \"ada\", \"id\": \"<the message's id>\"}")
+		return
+	}
+	u, err := person(req.Name, a.Bot().Username)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	msgs, err := ch.TailMessages(historyMax)
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, fmt.Sprintf("could not read the history of %s: %v", ch.Key(), err))
+		return
+	}
+	i := slices.IndexFunc(msgs, func(m chat.Message) bool { return m.ID == req.ID && !m.Sender.IsBot })
+	if i < 0 {
+		writeError(w, http.StatusNotFound, "that message is no longer in the recent history of "+ch.Key()+"; send it again")
+		return
+	}
+	now := time.Now()
+	m := chat.Message{ID: a.nextID(now), ChannelID: ch.ID(), TS: now, Sender: u, Text: msgs[i].Text, Attachments: msgs[i].Attachments, IsMention: true}
+	a.remember(u)
+	if err := a.receive(r.Context(), m); err != nil {
+		writeError(w, http.StatusServiceUnavailable, "mom could not take the message: "+err.Error())
+		return
+	}
+	writeJSON(w, http.StatusOK, m)
 }

@@ -52,7 +52,10 @@ func configPlatform() config.Platform {
 		Type: string(Kind),
 		Keys: []string{"listen", "token"},
 		// Everyone who has the token may talk to mom: the token is the access control.
-		DM:     config.DMPolicy{Everyone: true},
+		DM: config.DMPolicy{Everyone: true},
+		// A message sent while mom works waits its turn: the page shows the note, and its
+		// Stop button is there for the person who wants the run gone.
+		Busy:   config.BusyQueue,
 		UserID: "web:ada",
 		Groups: &config.Groups{Default: config.GroupPolicy{Everyone: true}, Example: "general",
 			NoLookup: "everyone with the web chat's token is in every one of its channels"},

@@ -32,19 +32,24 @@ const (
 //	hello                                             replay done: load the history
 //	channel       channel                             a channel was created
 //	events                                            workspace/events changed: reload the list
-//	message       channel, message                    a message in log.jsonl (a person's, or mom's file)
-//	notice        channel, id, text                   a short note from mom (busy, stopping, …)
-//	notice_edit   channel, id, text                   the note's new text
+//	message       channel, message, html              a message in log.jsonl (a person's, or mom's file)
+//	notice        channel, id, text, html             a short note from mom (busy, stopping, …)
+//	notice_edit   channel, id, text, html             the note's new text
 //	notice_gone   channel, id                         the note was withdrawn
 //	run_start     channel, run, trigger, event, from  mom starts working (from: see below)
 //	message_start channel, run                        an answer begins (one still open failed)
-//	text          channel, run, text                  the answer's next piece
+//	text          channel, run, text, html            the answer's next piece, and the answer so far as HTML
 //	message_end   channel, run                        the end of one answer of the run
 //	tool_start    channel, run, id, name, text (the label), args
 //	tool_end      channel, run, id, output, isError, ms
-//	status        channel, run, text                  retries and compaction
-//	run_end       channel, run, stopReason, error, usage, silent (the page removes the run)
+//	status        channel, run, id, text, detail      retries and compaction; a later one with the same id replaces it
+//	run_end       channel, run, stopReason, error, summary, retries, usage, silent (the page removes the run)
+//	card          channel, id, card                   a card with buttons (card.go)
+//	card_done     channel, id, text                   the card was answered: its buttons go, text says how
 //
+// html is the text rendered as markdown and sanitized (markdown.go): the page inserts it as
+// it is and renders no markdown of its own. text frames come at most every textEvery or so,
+// each with the whole answer's HTML.
 // A connection starts with the frames of the runs in progress (replayed, from their
 // run_start), then hello, then everything live, in order. A page shows the channel's
 // history from log.jsonl and, on top, the frames it got; a reload, a channel switch and a
@@ -78,6 +83,13 @@ type frame struct {
 	From       *int64        `json:"from,omitempty"`
 	Silent     bool          `json:"silent,omitempty"`
 	Message    *chat.Message `json:"message,omitempty"`
+	HTML       string        `json:"html,omitempty"`
+	Detail     string        `json:"detail,omitempty"`
+	Summary    string        `json:"summary,omitempty"`
+	Retries    int           `json:"retries,omitempty"`
+	Card       *card         `json:"card,omitempty"`
+	// TS is when an answer drawn from the history was logged.
+	TS *time.Time `json:"ts,omitempty"`
 }
 
 // live sends frames to every connected browser and remembers the runs in progress, so a
@@ -164,8 +176,9 @@ func (l *live) recordLocked(f frame) {
 	if len(run) == 0 || run[0].f.Run != f.Run || f.Run == "" {
 		return
 	}
-	if last := run[len(run)-1]; f.Type == "text" && last.text != nil {
+	if last := &run[len(run)-1]; f.Type == "text" && last.text != nil {
 		last.text.WriteString(f.Text)
+		last.f.HTML = f.HTML
 		return
 	}
 	if len(run) >= maxReplay {
@@ -177,6 +190,16 @@ func (l *live) recordLocked(f frame) {
 		r.text.WriteString(f.Text)
 	}
 	l.runs[f.Channel] = append(run, r)
+}
+
+// current returns the id of channel's run in progress, or "".
+func (l *live) current(channel string) string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if run := l.runs[channel]; len(run) > 0 {
+		return run[0].f.Run
+	}
+	return ""
 }
 
 // running reports whether a run is in progress in channel.
@@ -246,7 +269,12 @@ func (l *live) close() {
 // showMessage sends a message to the browsers once, whoever shows it first: the request
 // that logged it, or the run it triggered, which must not appear before it.
 func (a *Adapter) showMessage(m chat.Message) {
-	a.live.broadcastOnce(m.ChannelID+"/"+m.ID, frame{Type: "message", Channel: m.ChannelID, Message: &m})
+	a.live.broadcastOnce(m.ChannelID+"/"+m.ID, a.messageFrame(m))
+}
+
+// messageFrame is the frame that shows m, with its text rendered.
+func (a *Adapter) messageFrame(m chat.Message) frame {
+	return frame{Type: "message", Channel: m.ChannelID, Message: &m, HTML: a.md.html(m.Text)}
 }
 
 // serveWS answers GET /ws: the live connection. The browser only listens; it acts through

@@ -8,15 +8,15 @@ import "sync"
 // first. So while a message is on its way to the hub, notes for its channel wait, and go out
 // right after the message is shown (or, when the hub refused it, right away).
 type notes struct {
-	live *live
+	emit func(frame) // records and broadcasts a frame (Adapter.emit)
 
 	mu      sync.Mutex
 	waiting map[string]int     // channel → people's messages handed to the hub, not yet shown
 	held    map[string][]frame // channel → notes waiting for them, in order
 }
 
-func newNotes(l *live) *notes {
-	return &notes{live: l, waiting: make(map[string]int), held: make(map[string][]frame)}
+func newNotes(emit func(frame)) *notes {
+	return &notes{emit: emit, waiting: make(map[string]int), held: make(map[string][]frame)}
 }
 
 // hold makes the channel's notes wait until release: call it before handing a person's
@@ -40,7 +40,7 @@ func (n *notes) release(channel string, show func()) {
 	}
 	delete(n.waiting, channel)
 	for _, f := range n.held[channel] {
-		n.live.broadcast(f)
+		n.emit(f)
 	}
 	delete(n.held, channel)
 }
@@ -53,5 +53,5 @@ func (n *notes) send(f frame) {
 		n.held[f.Channel] = append(n.held[f.Channel], f)
 		return
 	}
-	n.live.broadcast(f)
+	n.emit(f)
 }

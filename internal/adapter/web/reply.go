@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mom-agent/mom/internal/chat"
@@ -29,8 +30,8 @@ func (a *Adapter) Reply(ctx context.Context, channelID string, trigger chat.Mess
 	if trigger.WakeUpFile() == "" && trigger.ID != "" {
 		a.showMessage(trigger)
 	}
-	r := &reply{a: a, channel: channelID, run: a.nextID(time.Now())}
-	a.live.broadcast(frame{Type: "run_start", Channel: channelID, Run: r.run, Trigger: trigger.ID, WakeUp: trigger.WakeUpFile(),
+	r := &reply{a: a, channel: channelID, run: a.nextID(time.Now()), every: textEvery}
+	a.emit(frame{Type: "run_start", Channel: channelID, Run: r.run, Trigger: trigger.ID, WakeUp: trigger.WakeUpFile(),
 		From: a.logEnd(channelID)})
 	return r
 }
@@ -54,53 +55,125 @@ func (a *Adapter) logEnd(channelID string) *int64 {
 	return &end
 }
 
+// textEvery is the shortest time between two text frames of an answer. Each carries the
+// whole answer as HTML, rendered anew, so a fast model does not cost a render and a frame
+// per token; a slow render (a long answer) spaces them further (see flushLocked).
+const textEvery = 80 * time.Millisecond
+
 // reply turns one run's events into frames.
 type reply struct {
 	a       *Adapter
 	channel string
 	run     string
-	answer  strings.Builder // the text of the run's latest answer, to recognize [SILENT]
+
+	mu      sync.Mutex
+	answer  strings.Builder // the text of the run's latest answer, to render and to recognize [SILENT]
+	pending strings.Builder // its text not sent yet
+	last    time.Time       // when text was last sent
+	every   time.Duration   // the time between text frames
+	timer   *time.Timer     // sends pending text when it is due
+	retries int             // retries of a model request in this run
+	retry   string          // what the last retry was about, in a few words
 }
 
-func (r *reply) send(f frame) {
+func (r *reply) sendLocked(f frame) {
 	f.Channel, f.Run = r.channel, r.run
-	r.a.live.broadcast(f)
+	r.a.emit(f)
+}
+
+// flushLocked sends the pending text with the answer so far rendered, and learns from how
+// long the rendering took when the next may come.
+func (r *reply) flushLocked() {
+	if r.timer != nil {
+		r.timer.Stop()
+		r.timer = nil
+	}
+	if r.pending.Len() == 0 {
+		return
+	}
+	start := time.Now()
+	html := r.a.md.html(r.answer.String())
+	r.every = max(textEvery, 4*time.Since(start))
+	r.sendLocked(frame{Type: "text", Text: r.pending.String(), HTML: html})
+	r.pending.Reset()
+	r.last = time.Now()
 }
 
 // Event sends what people should see of ev. Thinking stays out, as on the chat platforms at
 // normal verbosity.
 func (r *reply) Event(ev run.Event) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if ev.Type == run.MessageUpdate {
+		if ev.DeltaKind == "text" && ev.Delta != "" {
+			r.answer.WriteString(ev.Delta)
+			r.pending.WriteString(ev.Delta)
+			if wait := r.every - time.Since(r.last); wait <= 0 {
+				r.flushLocked()
+			} else if r.timer == nil {
+				r.timer = time.AfterFunc(wait, func() {
+					r.mu.Lock()
+					defer r.mu.Unlock()
+					r.flushLocked()
+				})
+			}
+		}
+		return
+	}
+	r.flushLocked()
 	switch ev.Type {
 	case run.MessageStart:
 		// Also the start of a retry: text since the last message_end belonged to the attempt
 		// that failed, and the retry writes the answer again.
 		if ev.Message == nil || ev.Message.Role == llm.RoleAssistant {
 			r.answer.Reset()
-			r.send(frame{Type: "message_start"})
-		}
-	case run.MessageUpdate:
-		if ev.DeltaKind == "text" && ev.Delta != "" {
-			r.answer.WriteString(ev.Delta)
-			r.send(frame{Type: "text", Text: ev.Delta})
+			r.sendLocked(frame{Type: "message_start"})
 		}
 	case run.MessageEnd:
 		if ev.Message != nil && ev.Message.Role == llm.RoleAssistant {
-			r.send(frame{Type: "message_end"})
+			r.sendLocked(frame{Type: "message_end"})
 		}
 	case run.ToolStart:
-		r.send(frame{Type: "tool_start", ID: ev.ToolCallID, Name: ev.ToolName, Text: ev.Label, Args: cut(prettyArgs(ev.Args))})
+		r.sendLocked(frame{Type: "tool_start", ID: ev.ToolCallID, Name: ev.ToolName, Text: ev.Label, Args: cut(prettyArgs(ev.Args))})
 	case run.ToolEnd:
-		r.send(frame{Type: "tool_end", ID: ev.ToolCallID, Output: cut(ev.Output), IsError: ev.IsError, Ms: ev.Duration.Milliseconds()})
+		r.sendLocked(frame{Type: "tool_end", ID: ev.ToolCallID, Output: cut(ev.Output), IsError: ev.IsError, Ms: ev.Duration.Milliseconds()})
 	case run.RetryStart:
-		r.send(frame{Type: "status", Text: fmt.Sprintf("Retrying in %s (attempt %d of %d): %s",
-			ev.Delay.Round(100*time.Millisecond), ev.Attempt, ev.MaxAttempts, ev.ErrorMessage)})
+		r.retries++
+		r.retry = errorSummary(ev.ErrorMessage)
+		r.sendLocked(frame{Type: "status", ID: "retry", Text: fmt.Sprintf("%s — retrying in %s (attempt %d of %d)…",
+			r.retry, ev.Delay.Round(100*time.Millisecond), ev.Attempt, ev.MaxAttempts), Detail: ev.ErrorMessage})
+	case run.RetryEnd:
+		r.sendLocked(frame{Type: "status", ID: "retry", Text: fmt.Sprintf("%s — answered after %s.", r.retry, times(r.retries))})
 	case run.CompactionStart:
-		r.send(frame{Type: "status", Text: "Compacting context…"})
+		r.sendLocked(frame{Type: "status", ID: "compaction", Text: "Compacting context…"})
+	case run.CompactionEnd:
+		if ev.ErrorMessage != "" {
+			r.sendLocked(frame{Type: "status", ID: "compaction", Text: "Could not compact the context.", Detail: ev.ErrorMessage})
+		} else {
+			r.sendLocked(frame{Type: "status", ID: "compaction", Text: "Context compacted."})
+		}
 	case run.AgentEnd:
 		// A [SILENT] answer takes the whole run back, as the chat platforms delete its messages.
 		silent := ev.StopReason != llm.StopError && chat.IsSilent(r.answer.String())
-		r.send(frame{Type: "run_end", StopReason: string(ev.StopReason), Error: ev.ErrorMessage, Usage: render.UsageLine(ev), Silent: silent})
+		f := frame{Type: "run_end", StopReason: string(ev.StopReason), Usage: render.UsageLine(ev), Silent: silent}
+		if ev.StopReason == llm.StopError {
+			f.Error, f.Retries = ev.ErrorMessage, r.retries
+			f.Summary = errorSummary(ev.ErrorMessage)
+			if r.retries > 0 {
+				f.Summary += " — retried " + times(r.retries)
+			}
+		}
+		r.sendLocked(f)
+		r.a.withdrawStopping(r.channel)
 	}
+}
+
+// times says how many times something happened, in words.
+func times(n int) string {
+	if n == 1 {
+		return "once"
+	}
+	return strconv.Itoa(n) + " times"
 }
 
 // Upload offers a file the agent attached for download.
@@ -108,8 +181,13 @@ func (r *reply) Upload(ctx context.Context, f chat.File) error {
 	return r.a.Upload(ctx, chat.Place{ChannelID: r.channel}, f)
 }
 
-// Close has nothing to wait for: frames are queued per browser.
-func (r *reply) Close(ctx context.Context) error { return nil }
+// Close sends what text is still pending; frames are queued per browser.
+func (r *reply) Close(ctx context.Context) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.flushLocked()
+	return nil
+}
 
 // prettyArgs indents a tool call's arguments for reading.
 func prettyArgs(raw json.RawMessage) string {
@@ -147,13 +225,40 @@ func (a *Adapter) Dialect() chat.Dialect { return chat.Dialect{Edit: true, Delet
 // the message it answers (see notes).
 func (a *Adapter) Post(ctx context.Context, at chat.Place, text string) (string, error) {
 	id := a.nextID(time.Now())
-	a.notes.send(frame{Type: "notice", Channel: at.ChannelID, ID: id, Text: text})
+	if strings.Trim(text, "_* ") == stoppingNote {
+		// Under a.mu, as withdrawStopping: the note is either shown and withdrawn at the run's
+		// end, in that order, or, once the run has ended (the hub posts it a moment after the
+		// stop), not shown at all.
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		if a.live.current(at.ChannelID) == "" {
+			return id, nil
+		}
+		a.stopping[at.ChannelID] = append(a.stopping[at.ChannelID], id)
+	}
+	a.notes.send(frame{Type: "notice", Channel: at.ChannelID, ID: id, Text: text, HTML: a.md.html(text)})
 	return id, nil
+}
+
+// stoppingNote is the hub's note for a stop it passed on to the run. The run's end says
+// "Stopped." where the run is drawn, so the note goes then, rather than stay as the chat's
+// last line after it.
+const stoppingNote = "Stopping…"
+
+// withdrawStopping withdraws the channel's "Stopping…" notes.
+func (a *Adapter) withdrawStopping(channel string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	ids := a.stopping[channel]
+	delete(a.stopping, channel)
+	for _, id := range ids {
+		a.notes.send(frame{Type: "notice_gone", Channel: channel, ID: id})
+	}
 }
 
 // Edit changes a note.
 func (a *Adapter) Edit(ctx context.Context, at chat.Place, messageID, text string) error {
-	a.notes.send(frame{Type: "notice_edit", Channel: at.ChannelID, ID: messageID, Text: text})
+	a.notes.send(frame{Type: "notice_edit", Channel: at.ChannelID, ID: messageID, Text: text, HTML: a.md.html(text)})
 	return nil
 }
 
@@ -192,3 +297,7 @@ func (a *Adapter) Upload(ctx context.Context, at chat.Place, f chat.File) error 
 	a.showMessage(m)
 	return nil
 }
+
+// StopHint is how the busy notice says to stop a run (hub.StopButton): with the page's
+// Stop button, which every page shows while mom works.
+func (a *Adapter) StopHint() string { return "Press Stop to cancel." }

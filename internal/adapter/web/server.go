@@ -35,6 +35,8 @@ func (a *Adapter) routes(addr net.Addr) http.Handler {
 	app.HandleFunc("GET /api/channels/{channel}/messages", a.history)
 	app.HandleFunc("POST /api/channels/{channel}/messages", a.send)
 	app.HandleFunc("POST /api/channels/{channel}/stop", a.stop)
+	app.HandleFunc("POST /api/channels/{channel}/retry", a.retry)
+	app.HandleFunc("POST /api/channels/{channel}/cards/{card}", a.pressCard)
 	app.HandleFunc("GET /api/channels/{channel}/files/{file}", a.download)
 	app.HandleFunc("GET /api/events", a.listWakeUps)
 	app.HandleFunc("POST /api/name", a.checkName)
