@@ -195,18 +195,19 @@ func TestWebBrowserChat(t *testing.T) {
 	p.until("the stop button", `!document.querySelector("#stop").hidden`)
 	p.do("pressing stop", chromedp.Click(chromedp.ID("stop")))
 	p.until("the run to stop", `[...document.querySelectorAll(".run .outcome.stopped")].some(e => e.textContent === "Stopped.")`)
-	p.until("mom's note and the person's stop", `[...document.querySelectorAll("#log .notice")].some(n => n.textContent === "Stopping…") &&
-		[...document.querySelectorAll("#log .msg .body")].some(b => b.textContent === "stop")`)
-	p.inOrder("the person's stop, then mom's Stopping…",
-		`[...document.querySelectorAll("#log .msg .body")].find(b => b.textContent === "stop")`,
-		`[...document.querySelectorAll("#log .notice")].find(n => n.textContent === "Stopping…")`)
-	p.until("the stop button to go", `document.querySelector("#stop").hidden`)
+	p.until("the person's stop", `[...document.querySelectorAll("#log .msg .body")].some(b => b.textContent === "stop")`)
+	// The note "Stopping…" goes when the run has stopped: "Stopped." says the rest.
+	p.until("the stop button to go, and no Stopping… left", `document.querySelector("#stop").hidden &&
+		![...document.querySelectorAll("#log .notice")].some(n => n.textContent === "Stopping…")`)
 
 	// Upload a file; its path reaches the model.
 	p.do("attaching a file", chromedp.SetUploadFiles(chromedp.ID("file"), []string{upload}))
 	p.until("the picked file", `document.querySelector("#picked").textContent.includes("notes.txt")`)
 	p.say("what is in the file?")
 	p.until("the answer about the file", `document.querySelector("#log").textContent.includes("I see notes.txt")`)
+	if got := p.eval(`document.querySelector("#log").innerText`); strings.Contains(got, "Stopping…") {
+		t.Errorf("the chat still says Stopping… after the run stopped:\n%s", got)
+	}
 	prompt := ww.waitRequests(4)[3].LastUserText()
 	if !regexp.MustCompile(`\[Ada\]: what is in the file\?\s+<attachments>\n\S+/channels/web/general/attachments/\d+_notes\.txt`).MatchString(prompt) {
 		t.Errorf("the model saw:\n%s", prompt)

@@ -27,6 +27,13 @@ type webWorld struct {
 // newWebWorld writes a config with the web chat; more adds adapters to "adapters".
 func newWebWorld(t testing.TB, settings, more string) *webWorld {
 	t.Helper()
+	return newWebWorldAt(t, "127.0.0.1:0", settings, more)
+}
+
+// newWebWorldAt is newWebWorld with the chat on listen: a fixed port lets a page reconnect
+// to a mom that restarted.
+func newWebWorldAt(t testing.TB, listen, settings, more string) *webWorld {
+	t.Helper()
 	w := newWorld(t)
 	if settings != "" {
 		settings = ", " + settings
@@ -38,8 +45,8 @@ func newWebWorld(t testing.TB, settings, more string) *webWorld {
   "model": {"provider": "anthropic", "apiKey": "test-key", "baseUrl": %q},
   "sandbox": {"type": "host"},
   "retry": {"maxRetries": 3, "baseDelayMs": 1, "maxDelayMs": 50},
-  "adapters": {"web": {"type": "web", "listen": "127.0.0.1:0"%s}%s},
-}`, w.llm.URL(), settings, more))
+  "adapters": {"web": {"type": "web", "listen": %q%s}%s},
+}`, w.llm.URL(), listen, settings, more))
 	return &webWorld{world: w}
 }
 

@@ -96,7 +96,10 @@ func (a *Adapter) record(f frame) error {
 		at = *f.From
 	}
 	line := activityLine{At: at, TS: time.Now().UTC(), frame: f}
-	line.Channel = ""
+	if f.TS != nil {
+		line.TS = *f.TS
+	}
+	line.Channel, line.frame.TS = "", nil
 	_, _, err = file.Append(line)
 	return err
 }

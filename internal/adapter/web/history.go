@@ -119,7 +119,8 @@ func (a *Adapter) timeline(ch *store.ChannelDir, limit int, from int64, html fun
 		}
 	}
 	tb.endRun()
-	return kept, append(tb.frames, a.openCards(ch.ID())...), nil
+	frames := append([]frame{}, tb.frames...) // a list, even an empty one
+	return kept, append(frames, a.openCards(ch.ID())...), nil
 }
 
 // timelineBuilder turns messages and activity, in log order, into the frames of a page.
@@ -136,6 +137,10 @@ type timelineBuilder struct {
 func (tb *timelineBuilder) activity(l activityLine) {
 	f := l.frame
 	f.Channel = tb.channel
+	if f.Type == "run_start" {
+		ts := l.TS
+		f.TS = &ts
+	}
 	if f.Run != "" && f.Run != tb.run {
 		tb.endRun()
 		tb.run = f.Run

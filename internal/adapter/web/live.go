@@ -42,7 +42,7 @@ const (
 //	message_end   channel, run                        the end of one answer of the run
 //	tool_start    channel, run, id, name, text (the label), args
 //	tool_end      channel, run, id, output, isError, ms
-//	status        channel, run, id, text, detail      retries and compaction; a later one with the same id replaces it
+//	status        channel, run, id, text, detail      retries and compaction; a later one with the same id replaces it (or, without text, removes it)
 //	run_end       channel, run, stopReason, error, summary, retries, usage, silent (the page removes the run)
 //	card          channel, id, card                   a card with buttons (card.go)
 //	card_done     channel, id, text                   the card was answered: its buttons go, text says how

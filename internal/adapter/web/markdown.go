@@ -84,7 +84,8 @@ func (m *markdown) html(src string) string {
 	if err := m.md.Convert([]byte(src), &b); err != nil {
 		return "<p>" + html.EscapeString(src) + "</p>"
 	}
-	return m.policy.Sanitize(b.String())
+	// Without the newline after the last block, a one-paragraph message's text is the text.
+	return strings.TrimSpace(m.policy.Sanitize(b.String()))
 }
 
 // plainHTML renders what goldmark would drop as "raw HTML omitted" as the text it is, and

@@ -13,19 +13,19 @@ func TestMarkdownRendersGFM(t *testing.T) {
 	t.Parallel()
 	md := newMarkdown()
 	for _, c := range []struct{ src, want string }{
-		{"# Title\n\ntext", "<h1>Title</h1>\n<p>text</p>\n"},
-		{"- one\n- two", "<ul>\n<li>one</li>\n<li>two</li>\n</ul>\n"},
-		{"3. three\n4. four", "<ol start=\"3\">\n<li>three</li>\n<li>four</li>\n</ol>\n"},
-		{"| a | b |\n|:--|--:|\n| 1 | 2 |", "<table>\n<thead>\n<tr>\n<th align=\"left\">a</th>\n<th align=\"right\">b</th>\n</tr>\n</thead>\n<tbody>\n<tr>\n<td align=\"left\">1</td>\n<td align=\"right\">2</td>\n</tr>\n</tbody>\n</table>\n"},
-		{"> quoted", "<blockquote>\n<p>quoted</p>\n</blockquote>\n"},
-		{"~~old~~ new", "<p><del>old</del> new</p>\n"},
-		{"- [x] done\n- [ ] todo", "<ul>\n<li><input checked=\"\" disabled=\"\" type=\"checkbox\"> done</li>\n<li><input disabled=\"\" type=\"checkbox\"> todo</li>\n</ul>\n"},
-		{"see https://example.com/a?b=1 now", "<p>see <a href=\"https://example.com/a?b=1\" rel=\"nofollow noreferrer noopener\" target=\"_blank\">https://example.com/a?b=1</a> now</p>\n"},
-		{"```go\nfmt.Println(\"<hi>\")\n```", "<pre><code class=\"language-go\">fmt.Println(&#34;&lt;hi&gt;&#34;)\n</code></pre>\n"},
-		{"line one\nline two", "<p>line one<br>\nline two</p>\n"},
-		{"**bold** and _it_ and `code`", "<p><strong>bold</strong> and <em>it</em> and <code>code</code></p>\n"},
-		{"a\x000\x00b", "<p>a\uFFFD0\uFFFDb</p>\n"},
-		{"use a <br> and <div>x</div>", "<p>use a &lt;br&gt; and &lt;div&gt;x&lt;/div&gt;</p>\n"},
+		{"# Title\n\ntext", "<h1>Title</h1>\n<p>text</p>"},
+		{"- one\n- two", "<ul>\n<li>one</li>\n<li>two</li>\n</ul>"},
+		{"3. three\n4. four", "<ol start=\"3\">\n<li>three</li>\n<li>four</li>\n</ol>"},
+		{"| a | b |\n|:--|--:|\n| 1 | 2 |", "<table>\n<thead>\n<tr>\n<th align=\"left\">a</th>\n<th align=\"right\">b</th>\n</tr>\n</thead>\n<tbody>\n<tr>\n<td align=\"left\">1</td>\n<td align=\"right\">2</td>\n</tr>\n</tbody>\n</table>"},
+		{"> quoted", "<blockquote>\n<p>quoted</p>\n</blockquote>"},
+		{"~~old~~ new", "<p><del>old</del> new</p>"},
+		{"- [x] done\n- [ ] todo", "<ul>\n<li><input checked=\"\" disabled=\"\" type=\"checkbox\"> done</li>\n<li><input disabled=\"\" type=\"checkbox\"> todo</li>\n</ul>"},
+		{"see https://example.com/a?b=1 now", "<p>see <a href=\"https://example.com/a?b=1\" rel=\"nofollow noreferrer noopener\" target=\"_blank\">https://example.com/a?b=1</a> now</p>"},
+		{"```go\nfmt.Println(\"<hi>\")\n```", "<pre><code class=\"language-go\">fmt.Println(&#34;&lt;hi&gt;&#34;)\n</code></pre>"},
+		{"line one\nline two", "<p>line one<br>\nline two</p>"},
+		{"**bold** and _it_ and `code`", "<p><strong>bold</strong> and <em>it</em> and <code>code</code></p>"},
+		{"a\x000\x00b", "<p>a\uFFFD0\uFFFDb</p>"},
+		{"use a <br> and <div>x</div>", "<p>use a &lt;br&gt; and &lt;div&gt;x&lt;/div&gt;</p>"},
 	} {
 		if got := md.html(c.src); got != c.want {
 			t.Errorf("html(%q) =\n%q, want\n%q", c.src, got, c.want)

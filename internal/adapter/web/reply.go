@@ -30,9 +30,10 @@ func (a *Adapter) Reply(ctx context.Context, channelID string, trigger chat.Mess
 	if trigger.WakeUpFile() == "" && trigger.ID != "" {
 		a.showMessage(trigger)
 	}
-	r := &reply{a: a, channel: channelID, run: a.nextID(time.Now()), every: textEvery}
+	now := time.Now().UTC()
+	r := &reply{a: a, channel: channelID, run: a.nextID(now), every: textEvery}
 	a.emit(frame{Type: "run_start", Channel: channelID, Run: r.run, Trigger: trigger.ID, WakeUp: trigger.WakeUpFile(),
-		From: a.logEnd(channelID)})
+		From: a.logEnd(channelID), TS: &now})
 	return r
 }
 
@@ -162,6 +163,10 @@ func (r *reply) Event(ev run.Event) {
 			if r.retries > 0 {
 				f.Summary += " — retried " + times(r.retries)
 			}
+		}
+		if r.retries > 0 && ev.StopReason == llm.StopError {
+			// The error card says it was retried, and has the error: no line of its own.
+			r.sendLocked(frame{Type: "status", ID: "retry"})
 		}
 		r.sendLocked(f)
 		r.a.withdrawStopping(r.channel)
