@@ -179,17 +179,32 @@ func (tb *timelineBuilder) message(m chat.Message) {
 }
 
 // dropFailure removes the run's last answer when it is the line the agent logged for the
-// failure end describes, which the page shows as the run's error card instead.
+// failure end describes, which the page shows as the run's error card instead. Only the
+// answer's message_end and status lines (the retries') may come after it.
 func (tb *timelineBuilder) dropFailure(end frame) {
 	if end.StopReason != "error" {
 		return
 	}
-	n := len(tb.frames)
-	if n < 3 || tb.frames[n-2].Type != "text" || tb.frames[n-2].Run != end.Run {
+	for i := len(tb.frames) - 1; i > 0; i-- {
+		f := tb.frames[i]
+		if f.Run != end.Run || (f.Type != "text" && f.Type != "message_end" && f.Type != "status") {
+			return
+		}
+		if f.Type != "text" {
+			continue
+		}
+		rest, ok := strings.CutPrefix(f.Text, failurePrefix)
+		if !ok || (rest != strings.TrimSpace(end.Error) && strings.TrimSpace(end.Error) != "") {
+			return
+		}
+		from, to := i, i+1
+		if tb.frames[i-1].Type == "message_start" {
+			from--
+		}
+		if to < len(tb.frames) && tb.frames[to].Type == "message_end" {
+			to++
+		}
+		tb.frames = append(tb.frames[:from], tb.frames[to:]...)
 		return
-	}
-	text := tb.frames[n-2].Text
-	if rest, ok := strings.CutPrefix(text, failurePrefix); ok && (rest == strings.TrimSpace(end.Error) || strings.TrimSpace(end.Error) == "") {
-		tb.frames = tb.frames[:n-3]
 	}
 }
