@@ -144,7 +144,7 @@ func (r *reply) Event(ev run.Event) {
 		r.sendLocked(frame{Type: "status", ID: "retry", Text: fmt.Sprintf("%s — retrying in %s (attempt %d of %d)…",
 			r.retry, ev.Delay.Round(100*time.Millisecond), ev.Attempt, ev.MaxAttempts), Detail: ev.ErrorMessage})
 	case run.RetryEnd:
-		r.sendLocked(frame{Type: "status", ID: "retry", Text: fmt.Sprintf("%s — answered after %s.", r.retry, times(r.retries))})
+		r.sendLocked(frame{Type: "status", ID: "retry", Text: fmt.Sprintf("%s — answered after %s.", r.retry, retries(r.retries))})
 	case run.CompactionStart:
 		r.sendLocked(frame{Type: "status", ID: "compaction", Text: "Compacting context…"})
 	case run.CompactionEnd:
@@ -179,6 +179,14 @@ func times(n int) string {
 		return "once"
 	}
 	return strconv.Itoa(n) + " times"
+}
+
+// retries says how many retries there were, in words.
+func retries(n int) string {
+	if n == 1 {
+		return "1 retry"
+	}
+	return strconv.Itoa(n) + " retries"
 }
 
 // Upload offers a file the agent attached for download.

@@ -257,7 +257,7 @@ function runFrame(f) {
         line.append(el("summary", "", f.text), el("pre", "", f.detail));
       } else line = el("div", "status", f.text);
       const old = f.id && r.statuses.get(f.id);
-      if (old) old.replaceWith(line); else { r.text = null; r.body.append(line); }
+      if (old) old.replaceWith(line); else r.body.append(line);
       if (f.id) r.statuses.set(f.id, line);
       break;
     }
