@@ -40,10 +40,13 @@ func cmdDownload(ctx context.Context, args []string, std stdio) error {
 	if err != nil {
 		return err
 	}
-	if tr != nil {
-		return tr.Transcript(ch, std.out)
-	}
 	n := 0
+	if tr != nil {
+		w := &countingWriter{w: std.out}
+		if err := tr.Transcript(ch, w); err != nil || w.n > 0 {
+			return err
+		}
+	}
 	err = ch.ReadLog(0, func(m chat.Message, _ store.LogPos) error {
 		indent := ""
 		if m.ReplyTo != "" {
@@ -57,4 +60,16 @@ func cmdDownload(ctx context.Context, args []string, std stdio) error {
 		err = errors.New("channel " + target + " has no history in " + dir)
 	}
 	return err
+}
+
+// countingWriter counts the bytes written through it.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }

@@ -316,9 +316,11 @@ function errorCard(f, r) {
       b.disabled = true;
       try {
         await api("POST", `${chanPath(state.channel)}/retry`, { name: state.name, id: r.trigger });
+        toBottom();
       } catch (e) {
         showError("#send-error", e.message);
-        b.disabled = false;
+      } finally {
+        b.disabled = false; // as after a reload: the card stays what it was
       }
     } });
   }
