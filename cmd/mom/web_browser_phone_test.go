@@ -136,9 +136,15 @@ func TestWebBrowserPhone(t *testing.T) {
 			got.Side, got.Menu, got.Send, got.Sideways, got.Text)
 	}
 
+	// "mom is working…" shows from the run's start to its first output.
+	p.eval(`window.sawWorking = false; new MutationObserver(() => { const w = document.querySelector(".run .working");
+		if (w && w.textContent === "mom is working…") window.sawWorking = true }).observe(document.querySelector("#log"), {childList: true, subtree: true}); ""`)
 	p.say("show me markdown")
 	p.until("the rich answer", renderedRich)
 	p.until("the run to end", `document.querySelector("#stop").hidden && document.querySelector(".run .usage")`)
+	if got := p.eval(`String(window.sawWorking) + " " + document.querySelectorAll(".run .working").length`); got != "true 0" {
+		t.Errorf("the working indicator (shown, still there): %s", got)
+	}
 	p.screenshot("web-phone-chat.png")
 	p.axe("the phone layout")
 
