@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/mom-agent/mom/internal/apptest"
+	"net/http"
 	"net/url"
 	"path"
 	"slices"
@@ -45,6 +46,8 @@ type webPlatform struct {
 	downloads map[string][]byte
 	// problems are frames and answers the page could not make sense of.
 	problems []string
+	// refused are the errors the chat answered the page's presses of card buttons with.
+	refused []string
 }
 
 // webToken is the chat's access token in the suite's config.
@@ -166,6 +169,9 @@ func (wp *webPlatform) lacks(f feature) string {
 	case featureDMs:
 		return "the web chat has no direct messages and no per-person policy: whoever has the " +
 			"token talks to mom in shared channels (TestWebEveryRouteNeedsTheToken covers the token)"
+	case featureEdits:
+		return "the web chat changes nothing in place after a restart: a card lives in the page " +
+			"until it is answered, and the page a restarted mom serves starts without it"
 	}
 	return ""
 }
@@ -301,6 +307,7 @@ func (c *webConn) runsFrom() string {
 // while the history was on its way.
 func (c *webConn) load() {
 	var msgs []chat.Message
+	var cards []fakeweb.Frame // the cards still waiting, which the history ends with
 	for from := c.runsFrom(); ; {
 		q := ""
 		if from != "" {
@@ -310,12 +317,15 @@ func (c *webConn) load() {
 		if err != nil {
 			return // mom went away: the page keeps what it shows
 		}
-		var h struct{ Messages []chat.Message }
+		var h struct {
+			Messages []chat.Message
+			Frames   []fakeweb.Frame
+		}
 		if err := json.Unmarshal([]byte(body), &h); err != nil || resp.StatusCode != 200 {
 			c.wp.problem("the history: %d %v\n%s", resp.StatusCode, err, body)
 			return
 		}
-		msgs = h.Messages
+		msgs, cards = h.Messages, slices.DeleteFunc(h.Frames, func(f fakeweb.Frame) bool { return f.Type != "card" })
 		if again := c.runsFrom(); again != from {
 			from = again
 			continue
@@ -335,6 +345,9 @@ func (c *webConn) load() {
 	p := newWebPage(c.channel, c.wp)
 	for _, m := range msgs {
 		p.message(m)
+	}
+	for _, f := range cards {
+		p.frame(f)
 	}
 	for _, f := range c.queue {
 		p.frame(f)
@@ -378,6 +391,8 @@ type webPage struct {
 	drawn   map[string]bool      // message ids drawn
 	runs    map[string]*pageItem // run id → its box
 	notes   map[string]*pageItem // note id → the note
+	cards   map[string]*pageItem // card id → the card
+	open    []string             // ids of the cards waiting for a press, oldest first
 	active  string               // the run in progress
 	files   []sentFile
 	// withdrawn counts the notes mom took back.
@@ -396,7 +411,8 @@ type pageItem struct {
 }
 
 func newWebPage(channel string, wp *webPlatform) *webPage {
-	return &webPage{channel: channel, wp: wp, drawn: map[string]bool{}, runs: map[string]*pageItem{}, notes: map[string]*pageItem{}}
+	return &webPage{channel: channel, wp: wp, drawn: map[string]bool{}, runs: map[string]*pageItem{}, notes: map[string]*pageItem{},
+		cards: map[string]*pageItem{}}
 }
 
 func (p *webPage) add(lines ...string) *pageItem {
@@ -432,6 +448,8 @@ func (p *webPage) frame(f fakeweb.Frame) {
 		p.message(*f.Message)
 	case strings.HasPrefix(f.Type, "notice"):
 		p.note(f)
+	case strings.HasPrefix(f.Type, "card"):
+		p.card(f)
 	case f.Run != "":
 		p.runFrame(f)
 	}
@@ -478,6 +496,18 @@ func (p *webPage) note(f fakeweb.Frame) {
 	case f.Type == "notice_gone":
 		n.gone = true
 		p.withdrawn++
+	}
+}
+
+// card draws a card, or what it says once answered, as app.js's card does.
+func (p *webPage) card(f fakeweb.Frame) {
+	switch c := p.cards[f.ID]; {
+	case f.Type == "card" && c == nil && f.Card != nil:
+		p.cards[f.ID] = p.add(f.Card.Title, f.Card.Text)
+		p.open = append(p.open, f.ID)
+	case f.Type == "card_done" && c != nil:
+		c.lines = append(c.lines[:1], f.Text)
+		p.open = slices.DeleteFunc(p.open, func(id string) bool { return id == f.ID })
 	}
 }
 
@@ -547,4 +577,41 @@ func (p *webPage) runFrame(f fakeweb.Frame) {
 			r.lines = append(r.lines, "↳ "+f.Usage)
 		}
 	}
+}
+
+// decide presses the choice's button on the newest card waiting in the channel, as the person
+// the page is named for; an answer the chat does not take is a refusal.
+func (wp *webPlatform) decide(t *testing.T, channel, from, choice string) {
+	t.Helper()
+	var id string
+	apptest.Eventually(t, "a card waiting for a press", func() bool {
+		wp.mu.Lock()
+		defer wp.mu.Unlock()
+		if wp.page != nil && wp.page.channel == channel && len(wp.page.open) > 0 {
+			id = wp.page.open[len(wp.page.open)-1]
+		}
+		return id != ""
+	})
+	body := strings.NewReader(fmt.Sprintf(`{"name": %q, "button": %q}`, strings.TrimPrefix(from, "web:"), choice))
+	resp, answer, err := fakeweb.Call(wp.address(), "POST", "/api/channels/"+channel+"/cards/"+id, webToken, body,
+		http.Header{"Content-Type": {"application/json"}})
+	if err != nil {
+		t.Fatalf("pressing %s: %v", choice, err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		var e struct {
+			Error string `json:"error"`
+		}
+		_ = json.Unmarshal([]byte(answer), &e)
+		wp.mu.Lock()
+		wp.refused = append(wp.refused, e.Error)
+		wp.mu.Unlock()
+	}
+}
+
+// refusals are the errors the chat answered presses with.
+func (wp *webPlatform) refusals() []string {
+	wp.mu.Lock()
+	defer wp.mu.Unlock()
+	return slices.Clone(wp.refused)
 }

@@ -153,7 +153,7 @@ func (g *approvalGate) Approve(ctx context.Context, c approval.Call, emit run.Si
 	case <-ctx.Done():
 		req.Decision = approval.Stopped
 	}
-	req.Outcome = outcome(req, g.settings.Timeout)
+	req.Outcome = approval.Outcome(req.Decision, req.By, g.settings.Timeout)
 	e := store.ApprovalEntry{Type: store.ApprovalDecided, ID: r.id, Decision: req.Decision, By: req.By}
 	if req.Decision == approval.Always {
 		e.Key = c.Key()
@@ -167,9 +167,9 @@ func (g *approvalGate) Approve(ctx context.Context, c approval.Call, emit run.Si
 	case req.Decision == approval.Stopped:
 		return fmt.Errorf("stopped while waiting for approval: %w", ctx.Err())
 	case req.Decision == approval.Timeout:
-		return fmt.Errorf("not run: nobody approved it within %s, which counts as a no", minutes(g.settings.Timeout))
+		return fmt.Errorf("not run: nobody approved it within %s, which counts as a no", approval.Minutes(g.settings.Timeout))
 	default:
-		return fmt.Errorf("not run: %s denied it. Do not try to get around this; ask them what they want instead", who(*req.By))
+		return fmt.Errorf("not run: %s denied it. Do not try to get around this; ask them what they want instead", approval.Who(*req.By))
 	}
 }
 
@@ -179,13 +179,13 @@ func (g *approvalGate) questionText(c approval.Call) string {
 	if sandbox == config.SandboxHost {
 		sandbox = "the host, without a sandbox"
 	}
-	return fmt.Sprintf("**Approval needed:** %s\n%s\n_Runs on %s; asked for by %s._", c.Label, c.Subject(), sandbox, who(g.j.msg.Sender))
+	return fmt.Sprintf("**Approval needed:** %s\n%s\n_Runs on %s; asked for by %s._", c.Label, c.Subject(), sandbox, approval.Who(g.j.msg.Sender))
 }
 
 // hint says who may answer and until when.
 func (g *approvalGate) hint() string {
 	return fmt.Sprintf("_%s may decide; no answer in %s is a no._",
-		upperFirst(approversText(g.settings.Approvers, g.j.mem)), minutes(g.settings.Timeout))
+		upperFirst(approversText(g.settings.Approvers, g.j.mem)), approval.Minutes(g.settings.Timeout))
 }
 
 func upperFirst(s string) string {
@@ -270,24 +270,6 @@ func approversText(a config.Approvers, mem *member) string {
 	}
 }
 
-// outcome says in a line how a request ended.
-func outcome(r approval.Request, timeout time.Duration) string {
-	switch r.Decision {
-	case approval.Allow:
-		return "✅ Allowed by " + who(*r.By)
-	case approval.Always:
-		return "✅ Allowed always in this channel by " + who(*r.By)
-	case approval.Deny:
-		return "🚫 Denied by " + who(*r.By)
-	case approval.Timeout:
-		return "⌛ Nobody answered within " + minutes(timeout) + ": denied"
-	case approval.Restart:
-		return "🚫 Denied: mom restarted before anyone answered"
-	default:
-		return "🚫 Stopped while waiting"
-	}
-}
-
 // noteApproval writes e to the channel's approval journal and text as mom's line in
 // log.jsonl, so the history shows who decided what. Failures are logged: the run goes on.
 func (h *Hub) noteApproval(mem *member, ch *store.ChannelDir, e store.ApprovalEntry, text string) {
@@ -312,30 +294,11 @@ func newRequestID() string {
 	return hex.EncodeToString(b[:])
 }
 
-// who names a person in a request's outcome: their handle and id.
-func who(u chat.User) string {
-	if u.Username != "" && u.Username != u.ID {
-		return u.Username + " (" + u.ID + ")"
-	}
-	return u.ID
-}
-
 func byID(u *chat.User) string {
 	if u == nil {
 		return ""
 	}
 	return u.ID
-}
-
-// minutes writes a timeout as people say it.
-func minutes(d time.Duration) string {
-	if d%time.Minute == 0 {
-		if d == time.Minute {
-			return "1 minute"
-		}
-		return fmt.Sprintf("%d minutes", int(d/time.Minute))
-	}
-	return d.Round(time.Second).String()
 }
 
 // botOf is the sender of mom's own lines in an adapter's logs: the bot's account where the

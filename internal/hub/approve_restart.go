@@ -47,7 +47,7 @@ func (h *Hub) closeRequests(ctx context.Context, adapter string) {
 		if err != nil {
 			continue
 		}
-		text := outcome(approval.Request{Decision: approval.Restart}, 0)
+		text := approval.Outcome(approval.Restart, nil, 0)
 		h.noteApproval(mem, ch, store.ApprovalEntry{Type: store.ApprovalDecided, ID: p.Asked.ID, Decision: approval.Restart}, text)
 		h.log.Info("denied a request for approval that a restart interrupted", "channel", ch.Key(), "request", p.Asked.ID)
 		settled := p.Asked.Subject + "\n**" + text + "**"

@@ -75,6 +75,7 @@ type reply struct {
 	timer   *time.Timer     // sends pending text when it is due
 	retries int             // retries of a model request in this run
 	retry   string          // what the last retry was about, in a few words
+	asks    asks            // the run's requests for approval and their cards
 }
 
 func (r *reply) sendLocked(f frame) {
@@ -138,6 +139,16 @@ func (r *reply) Event(ev run.Event) {
 		r.sendLocked(frame{Type: "tool_start", ID: ev.ToolCallID, Name: ev.ToolName, Text: ev.Label, Args: cut(prettyArgs(ev.Args))})
 	case run.ToolEnd:
 		r.sendLocked(frame{Type: "tool_end", ID: ev.ToolCallID, Output: cut(ev.Output), IsError: ev.IsError, Ms: ev.Duration.Milliseconds()})
+	case run.ApprovalStart:
+		if ev.Approval != nil {
+			r.sendLocked(frame{Type: "status", ID: "approval", Text: "Waiting for approval…"})
+			r.ask(*ev.Approval)
+		}
+	case run.ApprovalEnd:
+		if ev.Approval != nil {
+			r.sendLocked(frame{Type: "status", ID: "approval", Text: ev.Approval.Outcome})
+			r.settle(*ev.Approval)
+		}
 	case run.RetryStart:
 		r.retries++
 		r.retry = errorSummary(ev.ErrorMessage)

@@ -33,6 +33,18 @@ type Frame struct {
 	Silent     bool          `json:"silent"`
 	From       *int64        `json:"from"`
 	Message    *chat.Message `json:"message"`
+	// Card is a card's content ("card" frames): what it asks and its buttons.
+	Card *Card `json:"card"`
+}
+
+// Card is a card the chat shows: a title, text, and the buttons that answer it.
+type Card struct {
+	Title   string `json:"title"`
+	Text    string `json:"text"`
+	Buttons []struct {
+		ID    string `json:"id"`
+		Label string `json:"label"`
+	} `json:"buttons"`
 }
 
 // Tab is one browser tab's WebSocket and the frames it has read since it connected. Its
