@@ -133,3 +133,43 @@ func (dp *discordPlatform) maxText() int { return discordadapter.MaxText }
 func (dp *discordPlatform) codeIntact(text string) bool { return balancedFences(text) }
 
 func (dp *discordPlatform) violations() []string { return dp.d.Violations() }
+
+// decide presses the choice's button on the bot's newest message in the channel (or in a
+// thread of it) that has one.
+func (dp *discordPlatform) decide(t *testing.T, channel, from, choice string) {
+	t.Helper()
+	var places []string // the channel, then each thread created from one of its messages
+	places = append(places, channel)
+	for _, m := range dp.d.Messages(channel) {
+		if m.Thread != "" {
+			places = append(places, m.Thread)
+		}
+	}
+	for _, where := range places {
+		msgs := dp.d.Messages(where)
+		for i := len(msgs) - 1; i >= 0; i-- {
+			for _, b := range dp.d.Buttons(where, msgs[i].ID) {
+				if strings.HasSuffix(b.CustomID, ":"+choice) {
+					if _, err := dp.d.Press(from, where, msgs[i].ID, b.CustomID); err != nil {
+						t.Fatal(err)
+					}
+					return
+				}
+			}
+		}
+	}
+	t.Fatalf("no message in %s has a %q button", channel, choice)
+}
+
+// refusals are the ephemeral messages the bot answered button presses with.
+func (dp *discordPlatform) refusals() []string {
+	var out []string
+	for _, in := range dp.d.Interactions() {
+		for _, r := range in.Responses {
+			if r.Type == fakediscord.CallbackChannelMessage && r.Flags&fakediscord.FlagEphemeral != 0 {
+				out = append(out, r.Content)
+			}
+		}
+	}
+	return out
+}

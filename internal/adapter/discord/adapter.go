@@ -47,7 +47,8 @@ const defaultAPI = "https://discord.com/api"
 
 // intents are the gateway events mom asks for: guilds (channels and threads), members (so the
 // model can mention people by name), guild and direct messages, and their content. Members and
-// message content are privileged: they must be switched on in the Developer Portal.
+// message content are privileged: they must be switched on in the Developer Portal. Button
+// presses (INTERACTION_CREATE) come without any intent.
 const intents = gateway.IntentGuilds | gateway.IntentGuildMembers | gateway.IntentGuildMessages |
 	gateway.IntentDirectMessages | gateway.IntentMessageContent
 
@@ -65,12 +66,14 @@ type Adapter struct {
 	client   rest.Client
 	channels rest.Channels
 	threads  rest.Threads
-	dir      *directory
-	gate     *intake.Gate
-	rate     chat.Retrier
-	fetch    *fetch.Fetcher
-	run      chat.Routines // the gateway connection's goroutine
-	threadMu sync.Mutex    // one thread creation at a time, so a message never gets two
+	// interactions answers button presses; its endpoints take the interaction's token.
+	interactions rest.Interactions
+	dir          *directory
+	gate         *intake.Gate
+	rate         chat.Retrier
+	fetch        *fetch.Fetcher
+	run          chat.Routines // the gateway connection's goroutine
+	threadMu     sync.Mutex    // one thread creation at a time, so a message never gets two
 
 	mu      sync.Mutex
 	bot     chat.User
@@ -100,11 +103,12 @@ func New(opts Options) *Adapter {
 	)
 	a := &Adapter{
 		opts: opts, log: log, client: client,
-		channels: rest.NewChannels(client, discord.AllowedMentions{Parse: []discord.AllowedMentionType{discord.AllowedMentionTypeUsers}}),
-		threads:  rest.NewThreads(client),
-		gate:     intake.NewGate(opts.Name, "Discord", log),
-		dir:      newDirectory(),
-		rate:     chat.Retrier{Platform: "Discord", Log: log, RetryAfter: retryAfter},
+		channels:     rest.NewChannels(client, discord.AllowedMentions{Parse: []discord.AllowedMentionType{discord.AllowedMentionTypeUsers}}),
+		threads:      rest.NewThreads(client),
+		interactions: rest.NewInteractions(client, discord.AllowedMentions{}),
+		gate:         intake.NewGate(opts.Name, "Discord", log),
+		dir:          newDirectory(),
+		rate:         chat.Retrier{Platform: "Discord", Log: log, RetryAfter: retryAfter},
 		fetch: &fetch.Fetcher{Platform: "Discord", Adapter: opts.Name, Store: opts.Store, Log: log,
 			Max: maxAttachment, HTTP: hc, Hosts: hosts(api)},
 	}

@@ -56,6 +56,8 @@ func (a *Adapter) onEvent(_ gateway.EventType, data gateway.EventData) {
 		d.removeUser(e.User.ID.String())
 	case gateway.EventMessageCreate:
 		a.onMessage(e.Message)
+	case gateway.EventInteractionCreate:
+		a.onInteraction(e.Interaction)
 	}
 }
 

@@ -46,11 +46,15 @@ func (a *Adapter) Surface() chat.Surface { return a }
 // at.ThreadOf (created from that message when it has none yet, named after at.Topic; below
 // it, as a reply, where Discord has no threads). It returns the new message's id.
 func (a *Adapter) Post(ctx context.Context, at chat.Place, text string) (string, error) {
+	return a.create(ctx, at, discord.MessageCreate{Content: text})
+}
+
+// create sends mc where Post sends a message and returns the new message's id.
+func (a *Adapter) create(ctx context.Context, at chat.Place, mc discord.MessageCreate) (string, error) {
 	target, reply, err := a.threadFor(ctx, at.ChannelID, at.ThreadOf, threadName(at.Topic))
 	if err != nil {
 		return "", err
 	}
-	mc := discord.MessageCreate{Content: text}
 	if reply != "" {
 		mc.MessageReference = &discord.MessageReference{MessageID: ptr(mustID(reply))}
 	}
@@ -114,9 +118,14 @@ func (a *Adapter) posted(at chat.Place) string {
 
 // Edit replaces a message's text with Discord markdown.
 func (a *Adapter) Edit(ctx context.Context, at chat.Place, messageID, text string) error {
+	return a.update(ctx, at, messageID, discord.MessageUpdate{Content: &text})
+}
+
+// update applies mu to a message the bot posted at at.
+func (a *Adapter) update(ctx context.Context, at chat.Place, messageID string, mu discord.MessageUpdate) error {
 	channelID := a.posted(at)
 	err := a.rate.Do(ctx, func() error {
-		_, err := a.channels.UpdateMessage(mustID(channelID), mustID(messageID), discord.MessageUpdate{Content: &text}, rest.WithCtx(ctx))
+		_, err := a.channels.UpdateMessage(mustID(channelID), mustID(messageID), mu, rest.WithCtx(ctx))
 		return err
 	})
 	if err != nil {

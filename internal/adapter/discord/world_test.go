@@ -49,9 +49,18 @@ func newDiscordWorld(t *testing.T, opts ...fakediscord.Option) *discordWorld {
 			t.Errorf("mom broke Discord's protocol:\n%s", strings.Join(v, "\n"))
 		}
 	})
-	dw.Configure("guild", fmt.Sprintf(`"type": "discord", "botToken": %q, "apiUrl": %q, "admins": [%q]`,
-		d.Token(), d.URL(), adaID))
+	dw.configure("")
 	return dw
+}
+
+// configure writes the config with the adapter's settings plus extra (more of the adapter's
+// settings, e.g. `"approvals": {"mode": "ask"}`), for the next run.
+func (dw *discordWorld) configure(extra string) {
+	if extra != "" {
+		extra = ", " + extra
+	}
+	dw.Configure("guild", fmt.Sprintf(`"type": "discord", "botToken": %q, "apiUrl": %q, "admins": [%q]%s`,
+		dw.d.Token(), dw.d.URL(), adaID, extra))
 }
 
 // run starts mom and waits until it is connected to the gateway.

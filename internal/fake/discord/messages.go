@@ -15,7 +15,9 @@ import (
 
 // createBody is the part of Create Message's JSON the fake reads.
 type createBody struct {
-	Content          string `json:"content"`
+	Content string `json:"content"`
+	// Components are action rows of buttons (components.go).
+	Components       json.RawMessage `json:"components"`
 	MessageReference *struct {
 		MessageID string `json:"message_id"`
 	} `json:"message_reference"`
@@ -58,11 +60,17 @@ func (s *Server) createMessage(r *http.Request, cid string, body []byte) (int, a
 	if rerr := s.checkContent(route, p.Content); rerr != nil {
 		return 0, nil, rerr
 	}
-	if strings.TrimSpace(p.Content) == "" && len(files) == 0 {
+	var rows [][]Button
+	if p.Components != nil {
+		if rows, rerr = s.readComponents(route, p.Components); rerr != nil {
+			return 0, nil, rerr
+		}
+	}
+	if strings.TrimSpace(p.Content) == "" && len(files) == 0 && len(rows) == 0 {
 		s.Violate("%s with nothing to send", route)
 		return 0, nil, &restError{status: http.StatusBadRequest, code: 50006, msg: "Cannot send an empty message"}
 	}
-	m := &message{Message: Message{Author: s.cfg.botID, Content: p.Content, Files: files}}
+	m := &message{Message: Message{Author: s.cfg.botID, Content: p.Content, Files: files}, rows: rows}
 	if ref := p.MessageReference; ref != nil {
 		if ch.find(ref.MessageID) == nil {
 			s.Violate("%s replies to message %s, which is not in channel %s", route, ref.MessageID, cid)

@@ -47,8 +47,8 @@ func (s *Server) RateLimit(route string, n int, retryAfter time.Duration) {
 	s.limits[route] = &rateLimit{left: n, after: retryAfter}
 }
 
-// routeOf replaces the ids in a path with {id}, so calls group by route as Discord's rate
-// limits do.
+// routeOf replaces the ids in a path with {id}, and the interaction or webhook token in one
+// with {token}, so calls group by route as Discord's rate limits do.
 func routeOf(method, path string) string {
 	parts := strings.Split(path, "/")
 	for i, p := range parts {
@@ -56,7 +56,18 @@ func routeOf(method, path string) string {
 			parts[i] = "{id}"
 		}
 	}
+	if len(parts) > 3 && (parts[1] == "interactions" || parts[1] == "webhooks") {
+		parts[3] = "{token}"
+	}
 	return method + " " + strings.Join(parts, "/")
+}
+
+// tokenAuthorized says whether a route is authorized by the token in its path (an
+// interaction's or a webhook's) rather than by the bot token: Discord asks for no
+// Authorization header there.
+func tokenAuthorized(route string) bool {
+	_, path, _ := strings.Cut(route, " ")
+	return strings.HasPrefix(path, "/interactions/{id}/{token}/") || strings.HasPrefix(path, "/webhooks/{id}/{token}")
 }
 
 // restError is Discord's error body.
@@ -97,7 +108,7 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request, path string) 
 		s.calls = append(s.calls, call)
 		s.Notify()
 	}()
-	if r.Header.Get("Authorization") != "Bot "+s.cfg.token {
+	if !tokenAuthorized(route) && r.Header.Get("Authorization") != "Bot "+s.cfg.token {
 		s.Violate("%s without the bot token (Authorization: Bot <token>)", route)
 		call.Status = http.StatusUnauthorized
 		writeError(w, call.Status, 0, "401: Unauthorized")
@@ -194,6 +205,8 @@ func (s *Server) route(r *http.Request, route, path string, body []byte) (int, a
 		return s.guildRoute(route, seg)
 	case "DELETE /users/@me/guilds/{id}":
 		return s.leaveGuild(seg[3])
+	case "POST /interactions/{id}/{token}/callback":
+		return s.interactionCallback(r, seg[1], seg[2], body)
 	case "POST /channels/{id}/typing":
 		if s.channels[seg[1]] == nil {
 			return 0, nil, &restError{status: http.StatusNotFound, code: 10003, msg: "Unknown Channel"}
@@ -257,23 +270,46 @@ func (s *Server) editMessage(cid, mid string, body []byte) (int, any, *restError
 		return 0, nil, rerr
 	}
 	var p struct {
-		Content *string `json:"content"`
+		Content    *string         `json:"content"`
+		Components json.RawMessage `json:"components"`
 	}
 	if err := json.Unmarshal(body, &p); err != nil {
 		s.Violate("PATCH message body is not JSON: %v", err)
 		return 0, nil, &restError{status: http.StatusBadRequest, code: 50109, msg: "The request body contains invalid JSON."}
 	}
-	if p.Content != nil {
-		if rerr := s.checkContent("PATCH /channels/{id}/messages/{id}", *p.Content); rerr != nil {
-			return 0, nil, rerr
+	if rerr := s.update(ch, m, "PATCH /channels/{id}/messages/{id}", p.Content, p.Components); rerr != nil {
+		return 0, nil, rerr
+	}
+	return http.StatusOK, s.wireMessage(ch, m, true), nil
+}
+
+// update applies an edit of content and components (each nil when the edit leaves it; null
+// components take them away, as [] does) and dispatches MESSAGE_UPDATE. Call it with s.mu
+// held.
+func (s *Server) update(ch *channel, m *message, route string, content *string, components json.RawMessage) *restError {
+	if content != nil {
+		if rerr := s.checkContent(route, *content); rerr != nil {
+			return rerr
 		}
-		m.Content = *p.Content
+	}
+	var rows [][]Button
+	if components != nil && string(components) != "null" {
+		var rerr *restError
+		if rows, rerr = s.readComponents(route, components); rerr != nil {
+			return rerr
+		}
+	}
+	if content != nil {
+		m.Content = *content
+	}
+	if components != nil {
+		m.rows = rows
 	}
 	m.Edits++
 	s.dispatch("MESSAGE_UPDATE", messageIntent(ch), func(intents int64) any {
 		return s.wireMessage(ch, m, true)
 	})
-	return http.StatusOK, s.wireMessage(ch, m, true), nil
+	return nil
 }
 
 func (s *Server) deleteMessage(cid, mid string) (int, any, *restError) {

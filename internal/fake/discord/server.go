@@ -47,6 +47,8 @@ type Server struct {
 	uploads   []Upload
 	typing    []string // channel ids, one per typing call
 	downloads []string // CDN paths fetched
+
+	interactions []*interaction // button presses, in order
 }
 
 // New starts a server. Close it when done.

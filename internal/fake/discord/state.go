@@ -88,6 +88,7 @@ type message struct {
 	deleted bool
 	atts    []wireAttachment
 	noPing  bool // a reply that does not mention the replied-to author
+	rows    [][]Button
 }
 
 // discordEpoch is the first millisecond of 2015, where snowflake timestamps count from.

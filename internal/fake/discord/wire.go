@@ -110,7 +110,7 @@ func (s *Server) wireMessageAt(ch *channel, m *message, withContent, withReferen
 		"timestamp": m.at.UTC().Format("2006-01-02T15:04:05.000000+00:00"), "edited_timestamp": edited,
 		"tts": false, "mention_everyone": false, "mentions": mentions, "mention_roles": roles,
 		"attachments": m.atts, "embeds": []any{}, "pinned": false, "type": 0, "flags": 0,
-		"components": []any{},
+		"components": wireComponents(m.rows),
 	}
 	if m.atts == nil {
 		w["attachments"] = []any{}
