@@ -76,6 +76,7 @@ func (c *logConverter) convert(line []byte) (m chat.Message, ok bool) {
 	}
 	// People's lines take their time from Slack's ts, exact to the microsecond as mom's Slack
 	// adapter logs it; mom's own from date, when the line was written.
+	tsOK, dateOK = tsOK && sane(fromTS), dateOK && sane(date)
 	switch {
 	case l.IsBot && dateOK, !tsOK && dateOK:
 		m.TS = date
@@ -177,6 +178,10 @@ func slackTime(ts string) (time.Time, bool) {
 	ns, _ := strconv.ParseInt((frac + "000000000")[:9], 10, 64)
 	return time.Unix(n, ns).UTC(), true
 }
+
+// sane reports whether t is a time the original can have logged, and mom's log can hold
+// (JSON times stop at year 9999).
+func sane(t time.Time) bool { return t.Year() >= 1970 && t.Year() <= 9999 }
 
 // parseISO reads the original's date, JavaScript's toISOString.
 func parseISO(s string) (time.Time, bool) {
