@@ -44,6 +44,8 @@ var allowed = map[string]string{
 	"internal/customtools/watch.go:anchor":          "<data>/tools and ~/.config/mom/tools",
 	"internal/customtools/manifest.go:readManifest": "<data>/tools and ~/.config/mom/tools",
 	"internal/customtools/manifest.go:parseExec":    "<data>/tools and ~/.config/mom/tools",
+	// mom import converts an old log to compare with a channel's in a directory of its own.
+	"internal/pimport/channel.go:existingChannel": "a private temporary directory outside the workspace",
 	// The system's own files.
 	"internal/agent/prompt.go:zoneName": "/etc/localtime",
 	// The sandboxes' file tools act for the agent: they follow links as a command inside the

@@ -74,6 +74,12 @@ func (im *importer) channel(oldName string) ChannelResult {
 		return fail(err)
 	}
 	parent := im.ws.Join("channels", adComp)
+	if exists(parent, idComp) {
+		if err := im.existingChannel(oldName, id, &res); err != nil {
+			return fail(err)
+		}
+		return res
+	}
 	if err := parent.MkdirAll("", 0o755); err != nil {
 		return fail(err)
 	}
@@ -95,17 +101,6 @@ func (im *importer) channel(oldName string) ChannelResult {
 	logEnd, err := im.convertLog(src, stage, conv, &res, notePath)
 	if err != nil {
 		return fail(err)
-	}
-
-	if exists(parent, idComp) {
-		ch, err := im.st.ChannelDir(im.o.Adapter, id)
-		if err != nil {
-			return fail(err)
-		}
-		if err := im.existing(ch, stage, src, &res); err != nil {
-			return fail(err)
-		}
-		return res
 	}
 
 	for name := range files {
@@ -159,7 +154,7 @@ func (im *importer) inventory(src confined.Dir, res *ChannelResult, notePath fun
 	for _, e := range entries {
 		name, rel := e.Name(), attachDir+"/"+e.Name()
 		if !e.Type().IsRegular() {
-			res.Notes = append(res.Notes, Note{Path: notePath(rel), Reason: kindOf(e.Type()) + "; not followed or copied"})
+			res.Notes = append(res.Notes, Note{Path: notePath(rel), Reason: leftOut(e.Type())})
 			continue
 		}
 		if strings.HasPrefix(name, ".") || strings.ContainsRune(name, '\\') {
@@ -283,9 +278,32 @@ func keepTornTail(src confined.Dir, stats jsonl.Stats, keep func([]byte) error) 
 	return keep(tail)
 }
 
-// existing handles a channel that is in the workspace already: imported before (nothing to
-// do), or with a history of its own, which is refused, or with Merge gets the old lines newer
-// than its newest.
+// existingChannel handles a channel that is in the workspace already: imported before
+// (nothing to do), or with a history of its own, which is refused, or with Merge gets the old
+// lines newer than its newest. The old log is converted into a private temporary directory
+// outside the workspace to compare, so that an import run again touches nothing there.
+func (im *importer) existingChannel(oldName, id string, res *ChannelResult) error {
+	tmp, err := os.MkdirTemp("", "mom-import-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	stage, src := confined.Root(tmp), im.old.Join(oldName)
+	notePath := func(n string) string { return path.Join(oldName, n) }
+	files := im.inventory(src, res, notePath)
+	conv := &logConverter{oldName: oldName, channel: id, dm: im.slackDM(oldName), files: files, ids: make(map[string]int)}
+	if _, err := im.convertLog(src, stage, conv, res, notePath); err != nil {
+		return err
+	}
+	ch, err := im.st.ChannelDir(im.o.Adapter, id)
+	if err != nil {
+		return err
+	}
+	return im.existing(ch, stage, src, res)
+}
+
+// existing compares the converted log in stage with the channel's, and appends to it with
+// Merge (see existingChannel).
 func (im *importer) existing(ch *store.ChannelDir, stage, src confined.Dir, res *ChannelResult) error {
 	if prefix, err := isPrefix(stage, logFile, ch.Files(), logFile); err != nil {
 		return err

@@ -40,7 +40,7 @@ func (im *importer) events() error {
 		case !t.IsRegular() || !strings.HasSuffix(name, ".json"):
 			reason := "is not a .json file; mom reads only those"
 			if !t.IsRegular() {
-				reason = kindOf(t) + "; not followed or copied"
+				reason = leftOut(t)
 			}
 			res.Notes = append(res.Notes, Note{Path: rel, Reason: reason})
 			continue

@@ -62,6 +62,10 @@ func placeFile(src confined.Dir, sname string, dst confined.Dir, dname string, l
 	if st.Size() > limit {
 		return placedLeft, tooBig(st.Size(), limit), nil
 	}
+	if _, err := dst.Stat(dname); err == nil {
+		// Compared where it is, so an import run again makes no temporary file.
+		return compareExisting(dst, dname, f), "", nil
+	}
 	dir, _ := path.Split(dname)
 	if err := dst.MkdirAll(dir, 0o755); err != nil {
 		return placedLeft, "", err
@@ -121,9 +125,26 @@ func claim(d confined.Dir, tmp, name string) error {
 	return nil
 }
 
+// compareExisting says whether the file name of d, which exists, holds what r gives:
+// placedSame, or placedKept for other bytes or anything but a regular file.
+func compareExisting(d confined.Dir, name string, r io.Reader) placed {
+	f, err := d.Open(name)
+	if err != nil {
+		return placedKept
+	}
+	defer f.Close()
+	if same, err := sameReaders(f, r); err == nil && same {
+		return placedSame
+	}
+	return placedKept
+}
+
 // writeNew writes data to name in d, which must not exist yet or hold the same bytes, as
 // placeFile does.
 func writeNew(d confined.Dir, name string, data []byte) (placed, error) {
+	if _, err := d.Stat(name); err == nil {
+		return compareExisting(d, name, bytes.NewReader(data)), nil
+	}
 	dir, _ := path.Split(name)
 	if err := d.MkdirAll(dir, 0o755); err != nil {
 		return placedLeft, err
@@ -242,7 +263,7 @@ func (c *treeCopy) tree(sname, dname string, depth int, skip func(string) bool) 
 				return err
 			}
 		default:
-			c.note(s, kindOf(t)+"; not copied")
+			c.note(s, leftOut(t))
 		}
 	}
 	return nil
@@ -304,7 +325,10 @@ func filePerm(m fs.FileMode) fs.FileMode {
 func reason(err error) string {
 	var r *confined.RefusedError
 	if errors.As(err, &r) {
-		return r.Reason + "; not followed or copied"
+		if r.Reason == kindOf(fs.ModeSymlink) {
+			return r.Reason + "; not followed or copied"
+		}
+		return r.Reason + "; not copied"
 	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
@@ -326,6 +350,14 @@ func kindOf(t fs.FileMode) string {
 		return "is a device"
 	}
 	return "is not a regular file"
+}
+
+// leftOut says why a directory entry that is neither a file nor a directory was not copied.
+func leftOut(t fs.FileMode) string {
+	if t&fs.ModeSymlink != 0 {
+		return kindOf(t) + "; not followed or copied"
+	}
+	return kindOf(t) + "; not copied"
 }
 
 // tooBig says a file is over a limit, in the words of a Note.

@@ -75,7 +75,7 @@ func scan(old confined.Dir) (layout, error) {
 		case strings.HasPrefix(name, "."):
 			// Hidden files (.git, .DS_Store) were never the original's.
 		case !t.IsDir() && !t.IsRegular():
-			l.others = append(l.others, Note{Path: name, Reason: kindOf(t) + "; not followed or copied"})
+			l.others = append(l.others, Note{Path: name, Reason: leftOut(t)})
 		default:
 			l.others = append(l.others, Note{Path: name, Reason: "not part of the original mom's layout; copy it into workspace/ yourself if the agent used it"})
 		}
