@@ -205,11 +205,14 @@ func (im *importer) convertLog(src, stage confined.Dir, conv *logConverter, res 
 	if st.Size() > maxLog {
 		return 0, fmt.Errorf("its log.jsonl is %s, more than the %s the import reads", bytesize(st.Size()), bytesize(maxLog))
 	}
-	out, err := jsonl.Open(stage, logFile)
+	// A new file written whole: buffered, in the bytes jsonl.File.Append writes.
+	outFile, err := stage.OpenFile(logFile, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return 0, err
 	}
-	defer out.Close()
+	defer outFile.Close()
+	out := bufio.NewWriterSize(outFile, 256<<10)
+	var size int64
 	var bad *bufio.Writer
 	var badFile *os.File
 	keep := func(line []byte) error {
@@ -233,9 +236,15 @@ func (im *importer) convertLog(src, stage confined.Dir, conv *logConverter, res 
 		if !ok {
 			return keep(line)
 		}
-		if _, _, err := out.Append(m); err != nil {
+		b, err := jsonl.Marshal(m)
+		if err != nil {
+			return keep(line) // a message no JSON holds (a time past year 9999)
+		}
+		out.Write(b)
+		if err := out.WriteByte('\n'); err != nil {
 			return err
 		}
+		size += int64(len(b)) + 1
 		res.Lines++
 		return nil
 	})
@@ -254,13 +263,16 @@ func (im *importer) convertLog(src, stage confined.Dir, conv *logConverter, res 
 			err = cerr
 		}
 	}
+	if err == nil {
+		err = out.Flush()
+	}
+	if err == nil {
+		err = outFile.Sync()
+	}
 	if err != nil {
 		return 0, fmt.Errorf("could not convert its log.jsonl: %w", err)
 	}
-	if err := out.Sync(); err != nil {
-		return 0, err
-	}
-	return out.Size(), nil
+	return size, nil
 }
 
 // keepTornTail keeps a last line without its newline (the original crashed mid-write) with

@@ -1,6 +1,7 @@
 package pimport
 
 import (
+	"bytes"
 	"encoding/json"
 	"path"
 	"strconv"
@@ -118,6 +119,9 @@ func (c *logConverter) convert(line []byte) (m chat.Message, ok bool) {
 // hand, or appended to by mom).
 func momLine(line []byte) (chat.Message, bool) {
 	var m chat.Message
+	if !bytes.Contains(line, []byte(`"sender"`)) { // the original's lines have none: skip decoding them twice
+		return m, false
+	}
 	if json.Unmarshal(line, &m) != nil || m.ID == "" || m.Sender.ID == "" || m.TS.IsZero() {
 		return m, false
 	}
