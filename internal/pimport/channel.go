@@ -83,7 +83,8 @@ func (im *importer) channel(oldName string) ChannelResult {
 	if err := parent.MkdirAll("", 0o755); err != nil {
 		return fail(err)
 	}
-	stageName := ".import-" + idComp + "-" + randomHex()
+	removeStaged(parent, idComp)
+	stageName := stagePrefix(idComp) + randomHex()
 	if err := parent.MkdirAll(stageName, 0o755); err != nil {
 		return fail(err)
 	}
@@ -137,6 +138,26 @@ func (im *importer) channel(oldName string) ChannelResult {
 	parent.SyncDir("")
 	res.Outcome = Imported
 	return res
+}
+
+// stagePrefix begins the name of the hidden directory a channel is staged in. mom's channel
+// names never begin with a dot (store.PathComponent escapes it), so mom never takes it for a
+// channel.
+func stagePrefix(idComp string) string { return ".import-" + idComp + "-" }
+
+// removeStaged removes what an import that was interrupted (killed, a power cut) left staged
+// for the channel, before it is staged again.
+func removeStaged(parent confined.Dir, idComp string) {
+	entries, _ := parent.ReadDir("")
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), stagePrefix(idComp)) {
+			if e.Type().IsDir() {
+				removeTree(parent, e.Name())
+			} else {
+				parent.Remove(e.Name())
+			}
+		}
+	}
 }
 
 // inventory lists the files of the old channel's attachments/ that can be copied, with what
