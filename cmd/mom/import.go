@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"syscall"
 
+	"github.com/mom-agent/mom/internal/adapter"
 	"github.com/mom-agent/mom/internal/config"
 	"github.com/mom-agent/mom/internal/pimport"
 )
@@ -54,12 +55,14 @@ func cmdImport(ctx context.Context, args []string, std stdio) error {
 	return nil
 }
 
-// adapterType is the type config.json gives the adapter, or "" when there is no config.json
-// yet or it has no such adapter.
+// adapterType is the type config.json gives the adapter, or "" when it has no such adapter.
+// Without a config.json it is the one mom will write on its first start, whose web chat is
+// called web: `mom import old ./data --adapter web` into a new directory makes web channels.
 func adapterType(dataDir, name string) (string, error) {
 	types, err := config.AdapterTypes(filepath.Join(dataDir, config.FileName))
 	if errors.Is(err, fs.ErrNotExist) {
-		return "", nil
+		first := config.Template(adapter.Builtin().Template()...)
+		types, err = config.ParseAdapterTypes([]byte(first), "the first-run config.json")
 	}
 	if err != nil {
 		return "", err

@@ -529,6 +529,10 @@ func TestImportIntoWebChat(t *testing.T) {
 	res = ww.mom("", "download", ww.dir, "web/c0general")
 	mustContain(t, "the transcript", res.stdout, "] ada: can you check the build log?\n", "] mom: Build is green. The launch code is tangerine.\n")
 
+	// Into a new directory, "web" is the web chat of the config.json mom will write.
+	res = ww.mom("", "import", old, filepath.Join(t.TempDir(), "fresh"), "--adapter", "web")
+	mustContain(t, "the summary of an import into a new directory", res.stdout, "C0GENERAL → web/c0general: imported")
+
 	ww.run()
 	page := ww.openTab().Load("c0general")
 	mustContain(t, "the page", page, "hello from the first version\nmorning all\ncan you check the build log?\n_Reading the log_\nBuild is green. The launch code is tangerine.\nthanks mom\nYou're welcome.\ndid anyone water the plants?")

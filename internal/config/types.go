@@ -18,6 +18,11 @@ func AdapterTypes(path string) (map[string]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading config: %w", err)
 	}
+	return ParseAdapterTypes(data, path)
+}
+
+// ParseAdapterTypes is AdapterTypes for config data; path names it in errors.
+func ParseAdapterTypes(data []byte, path string) (map[string]string, error) {
 	std, err := hujson.Standardize(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w (mom check %s says more)", path, err, filepath.Dir(path))

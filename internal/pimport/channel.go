@@ -9,8 +9,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/mom-agent/mom/internal/chat"
@@ -104,7 +106,7 @@ func (im *importer) channel(oldName string) ChannelResult {
 		return fail(err)
 	}
 
-	for name := range files {
+	for _, name := range slices.Sorted(maps.Keys(files)) {
 		what, why, err := placeFile(src, attachDir+"/"+name, stage, attachDir+"/"+name, maxFile)
 		if err != nil {
 			return fail(err)

@@ -22,9 +22,10 @@ type Options struct {
 	Data string
 	// Adapter names the adapter (a key of config.json's "adapters") the channels go to.
 	Adapter string
-	// AdapterType is that adapter's type in config.json, or "" when config.json does not have
-	// it yet (the channels are taken to be Slack's, as the original's were). A web chat's
-	// channel names are lowercase, so the Slack ids become lowercase there.
+	// AdapterType is that adapter's type in config.json (or in the one mom writes on its first
+	// start, when there is none yet), or "" when it does not have the adapter: the channels are
+	// taken to be Slack's, as the original's were. A web chat's channel names are lowercase, so
+	// the Slack ids become lowercase there.
 	AdapterType string
 	// Merge appends to a channel that exists already the old lines newer than its newest,
 	// instead of refusing it.

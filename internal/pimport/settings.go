@@ -118,29 +118,19 @@ func appendInt(kv []string, key string, v *int) []string {
 
 func quote(s string) string { return string(jsonString(s)) }
 
-// adapterLines are the config.json lines of the adapter the channels went to, when
-// config.json does not have it yet: a Slack adapter reading the tokens from the variables the
-// original read them from.
-func adapterLines(name, typ string) []string {
-	switch typ {
-	case "", "slack":
-		return []string{
-			`"adapters": {`,
-			`  ` + quote(name) + `: {`,
-			`    "type": "slack",`,
-			`    "botToken": "${MOM_SLACK_BOT_TOKEN}",  // the variables the original mom read`,
-			`    "appToken": "${MOM_SLACK_APP_TOKEN}",`,
-			`    "admins": [],                          // your member id: profile → ⋮ → Copy member ID`,
-			`    "dm": "everyone"                       // the original answered every DM; mom's default is "none"`,
-			`  }`,
-			`}`,
-		}
-	case "web":
-		return []string{
-			`"adapters": {`,
-			`  ` + quote(name) + `: {"type": "web", "listen": "127.0.0.1:8787"}`,
-			`}`,
-		}
+// slackLines are the config.json lines of a Slack adapter called name, for config.json to
+// have the adapter the channels went to: it reads the tokens from the variables the original
+// read them from.
+func slackLines(name string) []string {
+	return []string{
+		`"adapters": {`,
+		`  ` + quote(name) + `: {`,
+		`    "type": "slack",`,
+		`    "botToken": "${MOM_SLACK_BOT_TOKEN}",  // the variables the original mom read`,
+		`    "appToken": "${MOM_SLACK_APP_TOKEN}",`,
+		`    "admins": [],                          // your member id: profile → ⋮ → Copy member ID`,
+		`    "dm": "everyone"                       // the original answered every DM; mom's default is "none"`,
+		`  }`,
+		`}`,
 	}
-	return nil
 }

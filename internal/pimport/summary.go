@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/mom-agent/mom/internal/visible"
@@ -109,9 +110,9 @@ func (s *Summary) Write(w io.Writer) {
 // next prints what to do next: the config.json lines, the Slack app's new scopes, starting.
 func (s *Summary) next(p func(string, ...any)) {
 	config := filepath.Join(s.Data, "config.json")
-	lines := s.Config
+	lines := slices.Clone(s.Config)
 	if s.adapterType == "" {
-		lines = append(lines, adapterLines(s.Adapter, "")...)
+		lines = append(lines, slackLines(s.Adapter)...)
 	}
 	step := 1
 	p("\nNext:\n")
