@@ -103,6 +103,7 @@ func (a *App) build(opts Options) error {
 		return err
 	}
 	a.Store = st
+	warnOldLayout(a.Dir, st.WorkspaceDir(), a.Log)
 	exec, err := NewExecutor(context.Background(), &a.Config.Sandbox, st.Workspace(), a.Log, opts.Getenv)
 	if err != nil {
 		return err

@@ -101,9 +101,10 @@ func platformTypes(platforms map[string]*Platform) []string {
 	return names
 }
 
-// validAdapterName reports whether name can be a directory name on every platform mom runs on
-// and in a shell command without quoting.
-func validAdapterName(name string) bool {
+// ValidAdapterName reports whether name can name an adapter in config.json: a directory name
+// on every platform mom runs on, usable in a shell command without quoting (at most 64 of
+// A-Z, a-z, 0-9, "-" and "_").
+func ValidAdapterName(name string) bool {
 	if len(name) == 0 || len(name) > 64 {
 		return false
 	}

@@ -183,7 +183,7 @@ func (d *decoder) adapters(o *object) []AdapterEntry {
 	for _, m := range o.members() {
 		name := memberName(m)
 		path := joinPath(o.path, name)
-		if !validAdapterName(name) {
+		if !ValidAdapterName(name) {
 			d.fail(path, "adapter names may use only letters, digits, \"-\" and \"_\" (1 to 64 characters), because they name directories")
 			continue
 		}

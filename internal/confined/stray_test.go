@@ -30,13 +30,13 @@ var allowed = map[string]string{
 	// Outside the workspace: the data directory itself, config.json, tokens, the lock.
 	"internal/config/firstrun.go:EnsureDir":   "the data directory and its config.json",
 	"internal/config/config.go:Load":          "config.json in the data directory",
+	"internal/config/types.go:AdapterTypes":   "config.json in the data directory",
 	"internal/adapter/web/token.go:loadToken": "web.token in the data directory",
 	"internal/store/lock_unix.go:Lock":        "the lock file in the data directory",
 	"internal/store/store.go:Open":            "creates the data directory itself",
 	// A linked WhatsApp device's keys, in <data>/whatsapp/, beside the workspace.
 	"internal/adapter/whatsapp/device.go:prepareDeviceFile": "<data>/whatsapp/<adapter>.db",
 	"internal/adapter/whatsapp/device.go:SetAsideLoggedOut": "<data>/whatsapp/<adapter>.db",
-	"internal/adapter/whatsapp/link.go:adapterTypes":        "config.json in the data directory",
 	// Custom tools live in <data>/tools and ~/.config/mom/tools, outside the workspace.
 	"internal/customtools/registry.go:Start":        "<data>/tools",
 	"internal/customtools/scan.go:scanDirs":         "<data>/tools and ~/.config/mom/tools",
@@ -44,6 +44,8 @@ var allowed = map[string]string{
 	"internal/customtools/watch.go:anchor":          "<data>/tools and ~/.config/mom/tools",
 	"internal/customtools/manifest.go:readManifest": "<data>/tools and ~/.config/mom/tools",
 	"internal/customtools/manifest.go:parseExec":    "<data>/tools and ~/.config/mom/tools",
+	// mom import converts an old log to compare with a channel's in a directory of its own.
+	"internal/pimport/channel.go:existingChannel": "a private temporary directory outside the workspace",
 	// The system's own files.
 	"internal/agent/prompt.go:zoneName": "/etc/localtime",
 	// The sandboxes' file tools act for the agent: they follow links as a command inside the

@@ -75,11 +75,21 @@ func (f *File) Size() int64 {
 // the line, with its newline, occupies [start, end). v is encoded without HTML escaping, as
 // JavaScript's JSON.stringify does, so the files stay greppable for "<" and "&".
 func (f *File) Append(v any) (start, end int64, err error) {
-	b, err := json.Marshal(v)
+	b, err := Marshal(v)
 	if err != nil {
 		return 0, 0, fmt.Errorf("encode a line for %s: %w", f.path, err)
 	}
-	return f.appendLine(unescapeHTML(b))
+	return f.appendLine(b)
+}
+
+// Marshal encodes v as Append writes it, without the newline: JSON without HTML escapes. It
+// is for writers of whole files that must hold the same bytes Append would have written.
+func Marshal(v any) ([]byte, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return unescapeHTML(b), nil
 }
 
 // appendLine frames line with its newline, and the healing newline when the file ends torn,

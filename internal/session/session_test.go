@@ -84,6 +84,19 @@ func readLines(t *testing.T, path string) []map[string]any {
 	return out
 }
 
+// checkPiFormat fails the test unless the file at path keeps pi's format rules (CheckFormat).
+func checkPiFormat(t *testing.T, path string) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := CheckFormat(f); err != nil {
+		t.Fatalf("%s breaks pi's format: %v", path, err)
+	}
+}
+
 func keys(m map[string]any) string {
 	var k []string
 	for key := range m {
@@ -104,28 +117,26 @@ func TestWrittenFileMatchesPiFormat(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	checkPiFormat(t, path)
 	lines := readLines(t, path)
 	if len(lines) != 1+len(written) {
 		t.Fatalf("%d lines for %d entries", len(lines), len(written))
 	}
 	h := lines[0]
-	if keys(h) != "cwd,id,timestamp,type,version" || h["type"] != "session" || h["version"] != json.Number("3") ||
-		!reUUID.MatchString(h["id"].(string)) || !reISO.MatchString(h["timestamp"].(string)) || h["cwd"] != "/data/workspace/channels/slack/C1" {
+	if keys(h) != "cwd,id,timestamp,type,version" || !reUUID.MatchString(h["id"].(string)) ||
+		!reISO.MatchString(h["timestamp"].(string)) || h["cwd"] != "/data/workspace/channels/slack/C1" {
 		t.Fatalf("header %v", h)
 	}
-	seen := map[string]bool{}
+	// Beyond pi's rules (CheckFormat): mom's ids are always 8 hex digits, its files linear,
+	// its times in toISOString's own form.
 	var parent any
 	for n, l := range lines[1:] {
 		id, _ := l["id"].(string)
-		if !reID.MatchString(id) || seen[id] {
-			t.Fatalf("line %d: id %q is not 8 unique hex digits", n+2, id)
+		if !reID.MatchString(id) {
+			t.Fatalf("line %d: id %q is not 8 hex digits", n+2, id)
 		}
-		seen[id] = true
 		if l["parentId"] != parent {
 			t.Fatalf("line %d: parentId %v, want %v", n+2, l["parentId"], parent)
-		}
-		if _, ok := l["parentId"]; !ok {
-			t.Fatalf("line %d has no parentId key", n+2)
 		}
 		parent = id
 		if ts, _ := l["timestamp"].(string); !reISO.MatchString(ts) {

@@ -68,7 +68,7 @@ func (c *ChannelDir) SaveAttachment(name string, ts time.Time, r io.Reader, maxB
 	return chat.Attachment{
 		Filename:  name,
 		LocalPath: attachmentsDir + "/" + final,
-		MimeType:  mimeType(final, head.buf),
+		MimeType:  MimeType(final, head.buf),
 		Size:      n,
 	}, nil
 }
@@ -170,8 +170,9 @@ func sanitizeName(name string) string {
 	return s
 }
 
-// mimeType names a file's type from its extension, or failing that from its first bytes.
-func mimeType(name string, head []byte) string {
+// MimeType names a file's type from its extension, or failing that from its first bytes (up
+// to 512 are looked at), as the log's attachments give it.
+func MimeType(name string, head []byte) string {
 	if t := mime.TypeByExtension(strings.ToLower(filepath.Ext(name))); t != "" {
 		if mt, _, err := mime.ParseMediaType(t); err == nil {
 			return mt

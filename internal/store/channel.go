@@ -70,6 +70,9 @@ func (c *ChannelDir) Session() (*session.Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	if backup := s.Recovered(); backup != "" {
+		c.noteRecovered(backup)
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.released { // released while the file was loading

@@ -59,7 +59,7 @@ func (c *ChannelDir) logFile() (*jsonl.File, error) {
 // skipped. An error from fn stops the reading and is returned.
 func (c *ChannelDir) ReadLog(from int64, fn func(m chat.Message, pos LogPos) error) error {
 	_, err := jsonl.Scan(c.fs, logName, from, func(line []byte, start, end int64) error {
-		m, err := parseMessage(line)
+		m, err := c.parseLine(line)
 		if err != nil {
 			return err
 		}
@@ -128,7 +128,7 @@ func (c *ChannelDir) TailLog(n int) ([]chat.Message, []LogPos, error) {
 	msgs := make([]chat.Message, 0, min(n, 1024))
 	pos := make([]LogPos, 0, min(n, 1024))
 	_, err = jsonl.ScanBack(c.fs, logName, size, func(line []byte, start, end int64) error {
-		m, err := parseMessage(line)
+		m, err := c.parseLine(line)
 		if err != nil {
 			return err
 		}

@@ -26,6 +26,10 @@ type Store struct {
 	mu       sync.Mutex
 	channels map[string]*ChannelDir // by adapter + "\x00" + id
 	closed   bool
+
+	// legacyLog makes the store say only once that it met a line of the original mom's
+	// log format (see parseLine).
+	legacyLog sync.Once
 }
 
 // Option configures Open.

@@ -4,25 +4,23 @@ package whatsapp
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"io/fs"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
-	"github.com/tailscale/hujson"
 	"go.mau.fi/whatsmeow"
 	"go.mau.fi/whatsmeow/types"
 	"go.mau.fi/whatsmeow/types/events"
 
 	"github.com/mom-agent/mom/internal/adapter/platform"
+	"github.com/mom-agent/mom/internal/config"
 	"github.com/mom-agent/mom/internal/store"
 )
 
@@ -173,29 +171,11 @@ func choices(wa []string) string {
 
 // adapterTypes reads the type of each adapter in the config file at path.
 func adapterTypes(path string) (map[string]string, error) {
-	data, err := os.ReadFile(path)
+	types, err := config.AdapterTypes(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%s does not exist; run mom with the data directory once to create it, then add a WhatsApp adapter", path)
-	} else if err != nil {
-		return nil, fmt.Errorf("reading config: %w", err)
 	}
-	std, err := hujson.Standardize(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w (mom check %s says more)", path, err, filepath.Dir(path))
-	}
-	var c struct {
-		Adapters map[string]struct {
-			Type string `json:"type"`
-		} `json:"adapters"`
-	}
-	if err := json.Unmarshal(std, &c); err != nil {
-		return nil, fmt.Errorf("%s: %w (mom check %s says more)", path, err, filepath.Dir(path))
-	}
-	out := make(map[string]string, len(c.Adapters))
-	for n, a := range c.Adapters {
-		out[n] = a.Type
-	}
-	return out, nil
+	return types, err
 }
 
 // link links the adapter called name in dataDir to a phone: by pairing code when phone is

@@ -1,0 +1,1 @@
+export default { name: "github", description: "Query GitHub", parameters: {}, execute: async () => ({ content: [] }) };
