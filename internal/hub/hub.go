@@ -62,6 +62,9 @@ type Hub struct {
 	slots      *slots
 	waitNotice time.Duration
 
+	// observer hears what the hub does (observe.go); nil for none.
+	observer Observer
+
 	ctx    context.Context // runs and notices stop when it ends
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
@@ -96,6 +99,8 @@ type Options struct {
 	// never asks. Sandbox is the sandbox's type, on which "ask-host" asks.
 	Approvals func(adapter, channel string) config.Approvals
 	Sandbox   string
+	// Observer hears of runs and busy replies, for metrics; nil for none.
+	Observer Observer
 }
 
 // DefaultWaitNotice is how long a person's run waits for a slot before mom says so. A wait
@@ -140,6 +145,7 @@ func New(st *store.Store, r Runner, log *slog.Logger, opts Options) *Hub {
 		queues:   make(map[string]*queue),
 		refused:  make(map[refusal]bool),
 		presence: newPresence(),
+		observer: opts.Observer,
 	}
 }
 
