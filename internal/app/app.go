@@ -26,6 +26,7 @@ import (
 	"github.com/mom-agent/mom/internal/metrics"
 	"github.com/mom-agent/mom/internal/store"
 	"github.com/mom-agent/mom/internal/tools"
+	"github.com/mom-agent/mom/internal/transcribe"
 )
 
 // Options are what an App is opened with besides its data directory and config.
@@ -146,7 +147,7 @@ func (a *App) build(opts Options) error {
 	a.Hub = hub.New(st, a.Agent, a.Log, hub.Options{
 		MaxConcurrentRuns: a.Config.MaxConcurrentRuns, ResumeWithin: a.Config.Resume.Within,
 		Approvals: a.Config.ApprovalsFor, Sandbox: a.Config.Sandbox.Type,
-		Observer: a.Metrics,
+		Observer: a.Metrics, Transcriber: a.transcriber(),
 	})
 	a.Metrics.WatchLoad(func() metrics.Load {
 		l := a.Hub.Load()
@@ -269,6 +270,19 @@ func (a *App) startCustomTools(environ []string) error {
 	})
 	a.custom.Start(context.Background())
 	return nil
+}
+
+// transcriber is the speech-to-text client of config.json's "transcription", or nil (an
+// interface holding no pointer) when voice notes stay files.
+func (a *App) transcriber() hub.Transcriber {
+	t := a.Config.Transcription
+	if t == nil {
+		return nil
+	}
+	return transcribe.New(transcribe.Options{
+		BaseURL: t.BaseURL, APIKey: t.APIKey, Model: t.Model, MaxDuration: t.MaxDuration,
+		PricePerMinute: t.PricePerMinute, Log: a.Log, Observe: a.Metrics.Transcribed,
+	})
 }
 
 // ReservedToolNames are the names custom tools may not take: the built-in tools and

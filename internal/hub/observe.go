@@ -1,6 +1,19 @@
 package hub
 
-import "github.com/mom-agent/mom/internal/run"
+import (
+	"context"
+
+	"github.com/mom-agent/mom/internal/chat"
+	"github.com/mom-agent/mom/internal/run"
+	"github.com/mom-agent/mom/internal/store"
+)
+
+// Transcriber gives the audio attachments of a message their transcripts (or a note of why
+// not) before the message is logged, so that log.jsonl keeps them (package transcribe);
+// Options.Transcriber, nil to leave audio as files. It returns when each has been tried.
+type Transcriber interface {
+	Transcribe(ctx context.Context, ch *store.ChannelDir, m *chat.Message)
+}
 
 // Observer hears what the hub does, for mom's metrics (package metrics); Options.Observer,
 // nil for none. Calls come from the hub's goroutines and must not block.

@@ -11,10 +11,12 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mom-agent/mom/internal/apptest"
 	fakellm "github.com/mom-agent/mom/internal/fake/llm"
 	faketg "github.com/mom-agent/mom/internal/fake/telegram"
+	faketranscribe "github.com/mom-agent/mom/internal/fake/transcribe"
 )
 
 // The tokens of the tests' config: the metrics' own, and the web chat's.
@@ -291,5 +293,33 @@ func TestMetricsPerChannel(t *testing.T) {
 	w.waitFor(fmt.Sprintf(`mom_runs_finished_total{adapter="tg",channel="%d",result="stop"}`, group), 1)
 	if m := w.scrape(); m[fmt.Sprintf(`mom_runs_started_total{adapter="tg",channel="%d",trigger="message"}`, group)] != 1 {
 		t.Errorf("runs started in the group: %v", m)
+	}
+}
+
+// TestScrapeCountsVoiceNotes: transcribed voice notes are counted with their minutes and
+// cost, and the ones left untranscribed by why.
+func TestScrapeCountsVoiceNotes(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, fmt.Sprintf(`{"token": %q}`, metricsToken))
+	stt := faketranscribe.New()
+	t.Cleanup(stt.Close)
+	w.AddConfig(fmt.Sprintf(`"transcription": {"baseUrl": %q, "maxMinutes": 1, "pricePerMinute": 0.006}`, stt.URL()))
+	stt.Enqueue(faketranscribe.Text("hello there", 42))
+	w.LLM.Enqueue(fakellm.Text("Hello."), fakellm.Text("Too long."))
+	w.run()
+	w.tg.Say(ada, ada, "", faketg.WithVoice(faketranscribe.OggOpus(42*time.Second)))
+	w.waitFor(`mom_runs_finished_total{adapter="tg",result="stop"}`, 1)
+	w.tg.Say(ada, ada, "", faketg.WithVoice(faketranscribe.OggOpus(2*time.Minute)))
+	w.waitFor(`mom_runs_finished_total{adapter="tg",result="stop"}`, 2)
+	m := w.scrape()
+	for series, want := range map[string]float64{
+		`mom_transcriptions_total{result="ok"}`:       1,
+		`mom_transcriptions_total{result="too_long"}`: 1,
+		`mom_transcribed_seconds_total`:               42,
+		`mom_transcription_cost_usd_total`:            0.0042,
+	} {
+		if got := m[series]; got < want-1e-9 || got > want+1e-9 {
+			t.Errorf("%s = %v, want %v", series, got, want)
+		}
 	}
 }
