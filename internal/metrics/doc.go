@@ -3,7 +3,7 @@
 // chat's), behind a bearer token: config.json's "metrics" token or a web chat's.
 //
 // The counts come from a few seams, none of which knows about metrics: the hub's Observer
-// (runs, their events, busy replies), a wrapper around the model provider (model calls,
+// (runs and their events: tool calls, retries, compactions, approvals; busy replies), a wrapper around the model provider (model calls,
 // tokens, cost), a wrapper around what the events watcher wakes the hub with (events fired),
 // a look at the health checks once a second (adapter connections), and the hub's load at
 // scrape time (queues). Labels are per adapter, model and tool; never per channel or person

@@ -35,6 +35,8 @@ var (
 	runBuckets   = []float64{1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800, 3600}
 	modelBuckets = []float64{0.5, 1, 2.5, 5, 10, 20, 40, 80, 160, 320}
 	toolBuckets  = []float64{0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 300}
+	// An answer to an approval takes a person: seconds to the timeout's minutes.
+	approvalBuckets = []float64{5, 15, 30, 60, 120, 300, 600, 1800, 3600}
 )
 
 // counter returns the counter name{labels}, made on first use.

@@ -7,7 +7,7 @@ import (
 )
 
 // RunStarted counts a run and returns the sink that counts what happens in it: how it ended
-// and how long it took, its tool calls, retries and compactions (hub.Observer).
+// and how long it took, its tool calls, retries, compactions and approvals (hub.Observer).
 func (m *Metrics) RunStarted(adapter, channelID string, wakeUp bool) run.Sink {
 	trigger := "message"
 	if wakeUp {
@@ -16,6 +16,7 @@ func (m *Metrics) RunStarted(adapter, channelID string, wakeUp bool) run.Sink {
 	where := m.where(adapter, channelID)
 	m.counter("mom_runs_started_total", with(where, "trigger", trigger)...).Inc()
 	began := time.Now()
+	var asked time.Time // when the approval being waited for was asked; one at a time
 	return func(ev run.Event) {
 		switch ev.Type {
 		case run.AgentEnd:
@@ -39,6 +40,13 @@ func (m *Metrics) RunStarted(adapter, channelID string, wakeUp bool) run.Sink {
 				reason = ev.Compaction.Reason
 			}
 			m.counter("mom_compactions_total", with(where, "reason", reason, "result", result)...).Inc()
+		case run.ApprovalEnd:
+			if ev.Approval != nil {
+				m.counter("mom_approvals_total", with(where, "decision", ev.Approval.Decision)...).Inc()
+				observe(m.histogram("mom_approval_wait_seconds", approvalBuckets, "adapter", adapter), time.Since(asked))
+			}
+		case run.ApprovalStart:
+			asked = time.Now()
 		}
 	}
 }
@@ -47,12 +55,6 @@ func (m *Metrics) RunStarted(adapter, channelID string, wakeUp bool) run.Sink {
 // (hub.Observer).
 func (m *Metrics) Busy(adapter, channelID, how string) {
 	m.counter("mom_busy_replies_total", with(m.where(adapter, channelID), "policy", how)...).Inc()
-}
-
-// Approval counts a decision on a command that needed someone's approval: "approved",
-// "denied", "expired". The approvals of issue 19 call it where a decision is made.
-func (m *Metrics) Approval(adapter, channelID, decision string) {
-	m.counter("mom_approvals_total", with(m.where(adapter, channelID), "decision", decision)...).Inc()
 }
 
 // with returns labels followed by more, in a slice of its own.

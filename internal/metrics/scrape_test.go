@@ -323,3 +323,30 @@ func TestScrapeCountsVoiceNotes(t *testing.T) {
 		}
 	}
 }
+
+// TestScrapeCountsApprovals: a command that waited for a person's yes is counted by the
+// decision, with how long it waited.
+func TestScrapeCountsApprovals(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, fmt.Sprintf(`{"token": %q}`, metricsToken))
+	w.AddConfig(`"approvals": {"mode": "ask"}`)
+	w.LLM.Enqueue(
+		fakellm.Calls(fakellm.Call("bash", map[string]any{"label": "Greet", "command": "echo hello"})),
+		fakellm.Text("Said hello."),
+	)
+	w.run()
+	w.tg.Say(ada, ada, "say hello")
+	apptest.AwaitMessage(t, w.tg.WaitFor, "the approval question",
+		func() []faketg.Message { return w.tg.Messages(ada, 0) },
+		func(m faketg.Message) bool {
+			return m.From == w.tg.Bot().ID && strings.Contains(m.Text, "Approval needed")
+		})
+	w.tg.Say(ada, ada, "yes")
+	apptest.AwaitMessage(t, w.tg.WaitFor, "the answer",
+		func() []faketg.Message { return w.tg.Messages(ada, 0) },
+		func(m faketg.Message) bool { return m.From == w.tg.Bot().ID && strings.Contains(m.Text, "Said hello.") })
+	w.waitFor(`mom_approvals_total{adapter="tg",decision="allow"}`, 1)
+	if m := w.scrape(); m[`mom_approval_wait_seconds_count{adapter="tg"}`] != 1 {
+		t.Errorf("mom_approval_wait_seconds_count = %v, want 1", m[`mom_approval_wait_seconds_count{adapter="tg"}`])
+	}
+}
