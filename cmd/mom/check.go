@@ -15,7 +15,8 @@ import (
 )
 
 // cmdCheck is `mom check <data-dir>`: validate config.json and print what would start, without
-// connecting anywhere. It exits 1 with the problem when the config is not valid.
+// connecting anywhere but to remote MCP servers, which are asked whether they answer. It exits
+// 1 with the problem when the config is not valid.
 func cmdCheck(args []string, std stdio) error {
 	dir, fl, err := parseCommand("mom check", args, nil)
 	if err != nil {
@@ -41,7 +42,7 @@ func cmdCheck(args []string, std stdio) error {
 	}
 	fmt.Fprintf(std.out, "%s is valid.\n\n%s", cfg.Path, cfg.Summary())
 	// The tool folders are in the workspace, where commands in the sandbox write.
-	fmt.Fprint(std.out, visible.Text(customtools.Summary(customtools.Options{
+	fmt.Fprint(std.out, visible.Text(customtools.Summary(context.Background(), customtools.Options{
 		DataDir: dir, Dirs: customtools.DefaultDirs(dir), Reserved: app.ReservedToolNames(), Environ: os.Environ(),
 	})))
 	if hint := cfg.MissingKeyHint(); hint != "" {

@@ -163,7 +163,7 @@ func (a *Agent) HandleMessage(ctx context.Context, req Request) (res Result) {
 		a.end(key, active)
 		return a.fail(req.Sink, err)
 	}
-	cursor, err := a.syncLog(req, sess)
+	cursor, transcribed, err := a.syncLog(req, sess)
 	if err != nil {
 		a.end(key, active)
 		return a.fail(req.Sink, err)
@@ -178,7 +178,6 @@ func (a *Agent) HandleMessage(ctx context.Context, req Request) (res Result) {
 		cfg: &cfg, system: system, sink: req.Sink, sess: sess,
 		history: func() []llm.Message { return contextView(sess) },
 		persist: func(m llm.Message) error { return a.persist(req, sess, m) },
-		steer:   func() []llm.Message { return a.takeSteered(active, req, &cursor) },
 		env:     a.toolEnv(req),
 	}
 	if req.Approver != nil {
@@ -189,6 +188,12 @@ func (a *Agent) HandleMessage(ctx context.Context, req Request) (res Result) {
 		l.approve = func(ctx context.Context, call llm.Content) error {
 			return req.Approver.Approve(ctx, a.approvalCall(req, l.env, builtin, call), l.emit)
 		}
+	}
+	l.addCost(transcribed)
+	l.steer = func() []llm.Message {
+		msgs, cost := a.takeSteered(active, req, &cursor)
+		l.addCost(cost)
+		return msgs
 	}
 	res = l.run(ctx)
 	if res.StopReason == llm.StopError {

@@ -24,6 +24,9 @@ import (
 //	"report.pdf" (not saved: the file is 30 MB, over mom's limit of 25 MB)
 //	</attachments>
 //
+// What was said in a voice note follows the text as a line of the message (withTranscripts):
+// `[voice note, 0:42] what was said`.
+//
 // The time is there for the message that started the run only (with waitedNote when it waited
 // for a restart); a one-line message reads as
 // in pi's mom, `[mario]: hello`.

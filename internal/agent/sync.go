@@ -36,14 +36,16 @@ func loadCursor(sess *session.Session) logCursor {
 
 // syncLog appends to the context, in log order, every message people sent since the last run
 // (channel chatter, messages sent while mom was busy), then the trigger itself, and records
-// the new cursor. It returns the cursor, to which the run adds the ids of steering messages.
-func (a *Agent) syncLog(req Request, sess *session.Session) (logCursor, error) {
+// the new cursor. It returns the cursor, to which the run adds the ids of steering messages,
+// and what transcribing the voice notes of those messages cost, which counts in the run's.
+func (a *Agent) syncLog(req Request, sess *session.Session) (logCursor, float64, error) {
+	var cost float64
 	cur := loadCursor(sess)
 	end := req.LogEnd
 	if end == 0 {
 		size, err := req.ChannelDir.LogSize()
 		if err != nil {
-			return cur, fmt.Errorf("could not read log.jsonl: %w", err)
+			return cur, 0, fmt.Errorf("could not read log.jsonl: %w", err)
 		}
 		end = size
 	}
@@ -65,17 +67,19 @@ func (a *Agent) syncLog(req Request, sess *session.Session) (logCursor, error) {
 			if m.Sender.ID == botUser(req).ID || m.ID == req.Trigger.ID {
 				return nil
 			}
+			cost += transcriptCost(m)
 			_, err := sess.AppendMessage(a.userMessage(req, m, false))
 			return err
 		})
 		if err != nil && err != errStopReading {
-			return cur, fmt.Errorf("could not bring the context up to date with log.jsonl: %w", err)
+			return cur, 0, fmt.Errorf("could not bring the context up to date with log.jsonl: %w", err)
 		}
 		cur.Offset = end
 	}
 	if req.Trigger.ID != "" || req.Trigger.Text != "" {
+		cost += transcriptCost(req.Trigger)
 		if _, err := sess.AppendMessage(a.userMessage(req, req.Trigger, true)); err != nil {
-			return cur, fmt.Errorf("could not save the message: %w", err)
+			return cur, 0, fmt.Errorf("could not save the message: %w", err)
 		}
 	}
 	cur.IDs = cur.IDs[:0]
@@ -83,30 +87,34 @@ func (a *Agent) syncLog(req Request, sess *session.Session) (logCursor, error) {
 		cur.IDs = append(cur.IDs, id)
 	}
 	if _, err := sess.AppendCustom(cursorType, cur); err != nil {
-		return cur, fmt.Errorf("could not save the log cursor: %w", err)
+		return cur, 0, fmt.Errorf("could not save the log cursor: %w", err)
 	}
-	return cur, nil
+	return cur, cost, nil
 }
 
 // takeSteered hands the run the messages people sent while it was working, formatted as
-// triggers, and remembers their ids so the next sync does not add them twice.
-func (a *Agent) takeSteered(active *activeRun, req Request, cur *logCursor) []llm.Message {
+// triggers, and remembers their ids so the next sync does not add them twice. It returns
+// too what transcribing their voice notes cost.
+func (a *Agent) takeSteered(active *activeRun, req Request, cur *logCursor) ([]llm.Message, float64) {
 	active.mu.Lock()
 	steered := active.steered
 	active.steered = nil
 	active.mu.Unlock()
 	msgs := make([]llm.Message, 0, len(steered))
+	var cost float64
 	for _, m := range steered {
 		msgs = append(msgs, a.userMessage(req, m, true))
 		cur.IDs = append(cur.IDs, m.ID)
+		cost += transcriptCost(m)
 	}
-	return msgs
+	return msgs, cost
 }
 
 // userMessage is how the model sees a message from a person, framed so that its text cannot
 // pass for another message (see frame.go). A trigger carries its local time and its images
 // inline: `[2026-03-15 11:00:05+01:00] [mario]: text`. Other messages are just
-// `[mario]: text`. Attachments are listed by their paths in the sandbox.
+// `[mario]: text`. Attachments are listed by their paths in the sandbox; what was said in
+// voice notes follows the text (withTranscripts).
 func (a *Agent) userMessage(req Request, m chat.Message, trigger bool) llm.Message {
 	var b strings.Builder
 	if trigger {
@@ -118,7 +126,7 @@ func (a *Agent) userMessage(req Request, m chat.Message, trigger bool) llm.Messa
 		b.WriteString("] ")
 	}
 	b.WriteString("[" + speakerOf(m, botUser(req)) + "]: ")
-	quoteText(&b, m.Text)
+	quoteText(&b, withTranscripts(m))
 	msg := llm.Message{Role: llm.RoleUser, Timestamp: m.TS.UnixMilli()}
 	if m.TS.IsZero() {
 		msg.Timestamp = time.Now().UnixMilli()

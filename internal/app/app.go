@@ -23,8 +23,10 @@ import (
 	"github.com/mom-agent/mom/internal/llm"
 	"github.com/mom-agent/mom/internal/llm/anthropic"
 	"github.com/mom-agent/mom/internal/llm/openai"
+	"github.com/mom-agent/mom/internal/metrics"
 	"github.com/mom-agent/mom/internal/store"
 	"github.com/mom-agent/mom/internal/tools"
+	"github.com/mom-agent/mom/internal/transcribe"
 )
 
 // Options are what an App is opened with besides its data directory and config.
@@ -53,6 +55,8 @@ type App struct {
 	Store  *store.Store
 	Agent  *agent.Agent
 	Hub    *hub.Hub
+	// Metrics counts what mom does, for GET /metrics.
+	Metrics *metrics.Metrics
 	// Platforms is the registry the adapters are built through.
 	Platforms *adapter.Registry
 
@@ -104,6 +108,7 @@ func (a *App) build(opts Options) error {
 	}
 	a.Store = st
 	warnOldLayout(a.Dir, st.WorkspaceDir(), a.Log)
+	a.Metrics = metrics.New(metrics.Options{Token: a.Config.Metrics.Token, PerChannel: a.Config.Metrics.PerChannel})
 	exec, err := NewExecutor(context.Background(), &a.Config.Sandbox, st.Workspace(), a.Log, opts.Getenv)
 	if err != nil {
 		return err
@@ -124,7 +129,7 @@ func (a *App) build(opts Options) error {
 	if hint != "" {
 		fmt.Fprintln(opts.Stderr, hint)
 	} else {
-		provider = newProvider(m, a.Log)
+		provider = a.Metrics.Provider(newProvider(m, a.Log))
 	}
 	a.Agent = agent.New(st, agent.Options{
 		Provider: provider, NoProviderHint: hint, RefusedKeyHint: a.Config.RefusedKeyHint(),
@@ -143,6 +148,11 @@ func (a *App) build(opts Options) error {
 	a.Hub = hub.New(st, a.Agent, a.Log, hub.Options{
 		MaxConcurrentRuns: a.Config.MaxConcurrentRuns, ResumeWithin: a.Config.Resume.Within,
 		Approvals: a.Config.ApprovalsFor, Sandbox: a.Config.Sandbox.Type,
+		Observer: a.Metrics, Transcriber: a.transcriber(),
+	})
+	a.Metrics.WatchLoad(func() metrics.Load {
+		l := a.Hub.Load()
+		return metrics.Load{Running: l.Running, WaitingForSlot: l.WaitingForSlot, Queued: l.Queued}
 	})
 	return nil
 }
@@ -170,8 +180,8 @@ func (a *App) Serve(ctx context.Context, env adapter.Env) ([]chat.Adapter, error
 		}
 		adapters = append(adapters, ad)
 	}
-	checks := newHealthChecks(adapters)
-	stopHealth, err := serveHealth(ctx, cfg, checks, a.Log)
+	checks, served := newHealthChecks(adapters, a.Metrics)
+	stopHealth, err := serveHealth(ctx, cfg, served, a.Log)
 	if err != nil {
 		return nil, err
 	}
@@ -188,8 +198,11 @@ func (a *App) Serve(ctx context.Context, env adapter.Env) ([]chat.Adapter, error
 		checks.Started(ad.Name())
 		a.Hub.Resume(ctx, ad.Name())
 	}
+	watchCtx, stopWatching := context.WithCancel(context.Background())
+	a.stops = append(a.stops, stopWatching)
+	a.Metrics.WatchConnections(watchCtx, checks, names)
 	watcher := events.NewWatcher(events.Options{
-		Dir: a.Store.WorkspaceDir().Join("events"), Adapters: names, Hub: a.Hub, Log: a.Log,
+		Dir: a.Store.WorkspaceDir().Join("events"), Adapters: names, Hub: a.Metrics.WakeUps(a.Hub), Log: a.Log,
 		Started: a.started, CatchUpWithin: cfg.Resume.Within,
 	})
 	if err := watcher.Start(ctx); err != nil {
@@ -258,6 +271,19 @@ func (a *App) startCustomTools(environ []string) error {
 	})
 	a.custom.Start(context.Background())
 	return nil
+}
+
+// transcriber is the speech-to-text client of config.json's "transcription", or nil (an
+// interface holding no pointer) when voice notes stay files.
+func (a *App) transcriber() hub.Transcriber {
+	t := a.Config.Transcription
+	if t == nil {
+		return nil
+	}
+	return transcribe.New(transcribe.Options{
+		BaseURL: t.BaseURL, APIKey: t.APIKey, Model: t.Model, MaxDuration: t.MaxDuration,
+		PricePerMinute: t.PricePerMinute, Log: a.Log, Observe: a.Metrics.Transcribed,
+	})
 }
 
 // ReservedToolNames are the names custom tools may not take: the built-in tools and

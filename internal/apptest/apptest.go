@@ -97,6 +97,23 @@ func (w *World) Configure(name, entry string) {
 }`, APIKey, w.LLM.URL(), name, entry))
 }
 
+// AddConfig adds members (`"transcription": {...}`, comma-separated) at the top level of
+// the config.json that WriteConfig or Configure wrote, for a test that needs a section the
+// adapter's world does not write.
+func (w *World) AddConfig(members string) {
+	w.T.Helper()
+	path := filepath.Join(w.Dir, config.FileName)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		w.T.Fatal(err)
+	}
+	text, found := strings.CutPrefix(strings.TrimSpace(string(data)), "{")
+	if !found {
+		w.T.Fatalf("apptest: config.json does not start with an object:\n%s", data)
+	}
+	w.WriteConfig("{\n  " + members + ",\n" + text)
+}
+
 // Start starts mom on the data directory the way `mom <data-dir>` does, and returns once every
 // adapter is connected and the wake-up watcher runs ("mom is running"). A config or start-up
 // error fails the test; StartErr returns it instead.

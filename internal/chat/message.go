@@ -70,6 +70,24 @@ type Attachment struct {
 	Size      int64  `json:"size,omitempty"`
 	// Error says why the file could not be saved, for the model and the people reading logs.
 	Error string `json:"error,omitempty"`
+	// Transcript is what was said in an audio file (a voice note), when config.json has
+	// "transcription"; it is made before the message is logged, so later runs and jq see it.
+	Transcript *Transcript `json:"transcript,omitempty"`
+}
+
+// Transcript is the text of an audio attachment, or why there is none.
+type Transcript struct {
+	// Text is what was said; empty when Error is set, or when nothing was said.
+	Text string `json:"text,omitempty"`
+	// Seconds is the audio's length, when known.
+	Seconds float64 `json:"seconds,omitempty"`
+	// Error says why there is no text: the file is longer than mom transcribes, or the
+	// transcription service failed, and how.
+	Error string `json:"error,omitempty"`
+	// Model is the model that transcribed it; Cost is what that cost in US dollars, when the
+	// price is known.
+	Model string  `json:"model,omitempty"`
+	Cost  float64 `json:"cost,omitempty"`
 }
 
 // ChannelKind says what sort of conversation a channel is.

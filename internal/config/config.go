@@ -27,6 +27,11 @@ type Config struct {
 	Approvals Approvals
 	// Channels are per-channel settings ("channels"), by "<adapter>/<channel id>".
 	Channels map[string]ChannelSettings
+	// Metrics says who may read GET /metrics and how finely it counts ("metrics").
+	Metrics Metrics
+	// Transcription is the speech-to-text server for voice notes ("transcription"); nil
+	// when audio stays a file.
+	Transcription *Transcription
 	// Adapters are the entries of the chat connections to start, sorted by name.
 	Adapters []AdapterEntry
 	// Path is the file the config came from (the name given to Parse), for messages.

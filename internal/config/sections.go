@@ -12,7 +12,7 @@ import (
 
 // The keys of each section, in the order error messages list them.
 var (
-	topKeys     = []string{"model", "sandbox", "retry", "compaction", "customTools", "maxConcurrentRuns", "resume", "health", "approvals", "adapters", "channels"}
+	topKeys     = []string{"model", "sandbox", "retry", "compaction", "customTools", "maxConcurrentRuns", "resume", "health", "approvals", "metrics", "transcription", "adapters", "channels"}
 	modelKeys   = []string{"provider", "id", "apiKey", "baseUrl", "thinking", "maxTokens", "contextWindow"}
 	sandboxKeys = []string{"type", "container", "isolation", "network", "env"}
 	retryKeys   = []string{"maxRetries", "baseDelayMs", "maxDelayMs"}
@@ -64,6 +64,12 @@ func (d *decoder) config(root *hujson.Value) *Config {
 	}
 	if o := top.child("approvals"); o != nil {
 		d.approvals(o, &c.Approvals)
+	}
+	if o := top.child("metrics"); o != nil {
+		d.metrics(o, &c.Metrics)
+	}
+	if o := top.child("transcription"); o != nil {
+		c.Transcription = d.transcription(o)
 	}
 	if o := top.child("adapters"); o != nil {
 		c.Adapters = d.adapters(o)

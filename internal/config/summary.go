@@ -53,6 +53,8 @@ func (c *Config) Summary() string {
 	}
 	b.WriteString(c.healthSummary())
 	b.WriteString(c.approvalsSummary())
+	b.WriteString(c.metricsSummary())
+	b.WriteString(c.transcriptionSummary())
 	if len(c.Adapters) == 0 {
 		b.WriteString("adapters: none (add one under \"adapters\", e.g. \"terminal\": {\"type\": \"cli\"})\n")
 		return b.String()

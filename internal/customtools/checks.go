@@ -45,7 +45,11 @@ func openFolder(s scanned, o *Options, getenv func(string) (string, bool), chang
 		if err != nil {
 			return f, err
 		}
-		f.shows = fmt.Sprintf("MCP server (%s)", strings.Join(append([]string{spec.Command}, spec.Args...), " "))
+		if spec.URL != "" {
+			f.shows = fmt.Sprintf("MCP server at %s (%s)", spec.URL, transportNames[spec.Transport])
+		} else {
+			f.shows = fmt.Sprintf("MCP server (%s)", strings.Join(append([]string{spec.Command}, spec.Args...), " "))
+		}
 	case kindBoth:
 		return f, errors.New("it has both " + toolManifest + " and " + mcpManifest + "; keep the one it is")
 	default:
@@ -53,6 +57,9 @@ func openFolder(s scanned, o *Options, getenv func(string) (string, bool), chang
 	}
 	return f, nil
 }
+
+// transportNames are the names people know a remote server's transports by.
+var transportNames = map[string]string{transportStreamable: "streamable HTTP", transportSSE: "HTTP+SSE"}
 
 // The reasons a tool's name is refused.
 const (

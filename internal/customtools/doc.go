@@ -6,7 +6,9 @@
 //
 //   - an MCP server (mcp.json: command, args, env), spoken to over stdio; every tool it lists
 //     is a custom tool. It starts with mom, stops with it, and is restarted with backoff when
-//     it exits; while it is down its tools answer with an error.
+//     it exits; while it is down its tools answer with an error. A remote server (mcp.json:
+//     url, transport, headers) is reached with the SDK's streamable HTTP or SSE client
+//     transport, and connected to again with the same backoff when the connection is lost.
 //   - an executable (tool.json: name, description, parameters, run) started for each call with
 //     the arguments as JSON on stdin, answering on stdout with {"content": [...], "details":
 //     ...} or plain text. It gets MOM_DATA_DIR, MOM_CHANNEL and MOM_TOOL_DIR (the spec's

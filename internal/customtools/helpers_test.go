@@ -95,8 +95,13 @@ func testOptions(dirs ...string) Options {
 // startRegistry starts a registry over dirs and stops it when the test ends.
 func startRegistry(t *testing.T, dirs ...string) (*Registry, *logBuffer) {
 	t.Helper()
+	return startRegistryWith(t, testOptions(dirs...))
+}
+
+// startRegistryWith starts a registry with o and stops it when the test ends.
+func startRegistryWith(t *testing.T, o Options) (*Registry, *logBuffer) {
+	t.Helper()
 	logs := &logBuffer{}
-	o := testOptions(dirs...)
 	o.Logger = slog.New(slog.NewTextHandler(logs, nil))
 	r := New(o)
 	r.Start(context.Background())

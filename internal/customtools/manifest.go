@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -23,6 +24,9 @@ const (
 	toolManifest = "tool.json"
 	mcpManifest  = "mcp.json"
 )
+
+// headerName is what HTTP allows as a header name (RFC 9110's token).
+var headerName = regexp.MustCompile("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
 
 // maxManifest caps a manifest's size: it is configuration, and a huge file is a mistake.
 const maxManifest = 1 << 20
@@ -42,16 +46,30 @@ type execSpec struct {
 	Env     map[string]string `json:"env"`
 }
 
-// mcpSpec is an mcp.json: a stdio MCP server whose tools are custom tools.
+// mcpSpec is an mcp.json: an MCP server whose tools are custom tools, either a program mom
+// starts and speaks to over stdio (Command) or a remote server at URL.
 type mcpSpec struct {
 	// Command is a program on PATH ("npx", "uvx") or a path; a relative path with a slash
 	// ("./server") is relative to the folder.
 	Command string            `json:"command"`
 	Args    []string          `json:"args"`
 	Env     map[string]string `json:"env"`
+	// URL is a remote server's endpoint, spoken to with the transport Transport names.
+	URL string `json:"url"`
+	// Transport is "streamable" (the default: MCP's streamable HTTP) or "sse" (the older
+	// HTTP+SSE transport of protocol version 2024-11-05).
+	Transport string `json:"transport"`
+	// Headers go with every request to URL; values may use ${VAR} for tokens.
+	Headers map[string]string `json:"headers"`
 	// Timeout limits each call, in seconds; zero means the configured default.
 	Timeout float64 `json:"timeout"`
 }
+
+// The transports of a remote server.
+const (
+	transportStreamable = "streamable"
+	transportSSE        = "sse"
+)
 
 // readManifest decodes a manifest strictly: an unknown key is probably a typo that would
 // otherwise be silently ignored.
@@ -152,16 +170,51 @@ func parseMCP(dir string) (mcpSpec, error) {
 	if err := readManifest(path, &s); err != nil {
 		return s, err
 	}
-	switch {
-	case strings.TrimSpace(s.Command) == "":
-		return s, fmt.Errorf("%s: \"command\" is missing: the server to start, e.g. \"./server\" or \"npx\"", path)
-	case s.Timeout < 0:
+	if s.Timeout < 0 {
 		return s, fmt.Errorf("%s: \"timeout\" must be a number of seconds above 0", path)
+	}
+	if s.URL != "" || s.Transport != "" || s.Headers != nil {
+		return s, checkRemote(path, &s)
+	}
+	if strings.TrimSpace(s.Command) == "" {
+		return s, fmt.Errorf("%s: \"command\" is missing: the server to start, e.g. \"./server\" or \"npx\"; or \"url\": a remote server's address", path)
 	}
 	if strings.ContainsRune(s.Command, filepath.Separator) && !filepath.IsAbs(s.Command) {
 		s.Command = filepath.Join(dir, s.Command)
 	}
 	return s, nil
+}
+
+// checkRemote checks the keys of an mcp.json for a remote server: a URL and no process.
+func checkRemote(path string, s *mcpSpec) error {
+	switch {
+	case s.Command != "" && s.URL != "":
+		return fmt.Errorf("%s: has both \"command\" and \"url\"; keep \"command\" for a server mom starts, \"url\" for one it connects to", path)
+	case s.URL == "":
+		return fmt.Errorf("%s: \"url\" is missing: \"transport\" and \"headers\" are for a remote server, at an address like \"https://mcp.example.com/mcp\"", path)
+	case len(s.Args) > 0 || s.Env != nil:
+		return fmt.Errorf("%s: \"args\" and \"env\" are for a server mom starts; a \"url\" server takes \"headers\" (values may use ${VAR})", path)
+	}
+	u, err := url.Parse(s.URL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("%s: \"url\" %q is not an http:// or https:// address", path, s.URL)
+	}
+	if u.User != nil {
+		return fmt.Errorf("%s: \"url\" carries a user name or password; put credentials in \"headers\" (e.g. \"Authorization\": \"Bearer ${TOKEN}\")", path)
+	}
+	switch s.Transport {
+	case "":
+		s.Transport = transportStreamable
+	case transportStreamable, transportSSE:
+	default:
+		return fmt.Errorf("%s: \"transport\" %q is not one mom speaks: \"streamable\" (streamable HTTP, the default) or \"sse\" (the older HTTP+SSE transport)", path, s.Transport)
+	}
+	for name := range s.Headers {
+		if !headerName.MatchString(name) {
+			return fmt.Errorf("%s: \"headers\": %q is not a header name", path, name)
+		}
+	}
+	return nil
 }
 
 // timeout is a manifest's timeout, or def when it sets none.

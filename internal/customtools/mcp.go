@@ -33,11 +33,13 @@ const startTimeout = 30 * time.Second
 // it is sent SIGTERM (and later SIGKILL).
 const terminateWait = 2 * time.Second
 
-// mcpServer runs the server of one mcp.json and keeps it running.
+// mcpServer runs the server of one mcp.json and keeps it running: a process it starts, or a
+// remote server it stays connected to.
 type mcpServer struct {
 	folder  string
 	spec    mcpSpec
-	named   []string
+	named   []string // the process's "env", expanded
+	remote  *remote  // set for a "url" server
 	timeout time.Duration
 	opts    *Options
 	log     *slog.Logger
@@ -46,6 +48,7 @@ type mcpServer struct {
 
 	mu      sync.Mutex
 	session *mcp.ClientSession
+	link    link
 	tools   []tools.Tool
 	// down says why the server is not running, for the error a call gets meanwhile.
 	down string
@@ -56,17 +59,57 @@ type mcpServer struct {
 	done      chan struct{}
 }
 
+// link is how mom reaches one MCP server for one session: a process it started, spoken to
+// over stdio, or a remote server's URL.
+type link interface {
+	// transport is what the MCP client connects through.
+	transport() mcp.Transport
+	// gone is closed when the server is known to be gone before the session has noticed: its
+	// process exited, or it stopped answering. It is watched until ctx ends.
+	gone(ctx context.Context, session *mcp.ClientSession) <-chan struct{}
+	// explain adds what the link knows about a failure: the process's last words on stderr,
+	// or the header to fix when a server refused mom's credentials.
+	explain(err error) error
+	// ended says why the server went away, once the session ended (with sessionErr) or gone
+	// was closed.
+	ended(sessionErr error) error
+	// close lets go of the server; a process is stopped.
+	close()
+}
+
 // newMCPServer prepares the server an mcp.json describes; start runs it.
 func newMCPServer(dir string, spec mcpSpec, o *Options, getenv func(string) (string, bool), changed func()) (*mcpServer, error) {
-	named, err := expandEnv(dir+"/"+mcpManifest, spec.Env, getenv)
+	s := &mcpServer{
+		folder: dir, spec: spec, timeout: timeout(spec.Timeout, o.Timeout), opts: o,
+		log: o.Logger.With("folder", dir), changed: changed, down: "it is starting",
+		ready: make(chan struct{}), done: make(chan struct{}),
+	}
+	var err error
+	if spec.URL != "" {
+		s.remote, err = newRemote(dir+"/"+mcpManifest, spec, getenv)
+	} else {
+		s.named, err = expandEnv(dir+"/"+mcpManifest, spec.Env, getenv)
+	}
 	if err != nil {
 		return nil, err
 	}
-	return &mcpServer{
-		folder: dir, spec: spec, named: named, timeout: timeout(spec.Timeout, o.Timeout), opts: o,
-		log: o.Logger.With("folder", dir), changed: changed, down: "it is starting",
-		ready: make(chan struct{}), done: make(chan struct{}),
-	}, nil
+	return s, nil
+}
+
+// name is how messages name the server: by its folder, or by its address.
+func (s *mcpServer) name() string {
+	if s.remote != nil {
+		return "the MCP server at " + s.spec.URL
+	}
+	return "the MCP server in " + s.folder
+}
+
+// again says what mom does about a server that is down.
+func (s *mcpServer) again() string {
+	if s.remote != nil {
+		return "mom connects again"
+	}
+	return "mom starts it again"
 }
 
 // start runs the server in the background until stop.
@@ -89,8 +132,9 @@ func (s *mcpServer) currentTools() []tools.Tool {
 	return s.tools
 }
 
-// supervise starts the server and starts it again whenever it exits, with backoff, until ctx
-// ends. A server that cannot start is retried the same way: it may be waiting for a network.
+// supervise starts the server (connects to it) and does so again whenever it exits (the
+// connection is lost), with backoff, until ctx ends. A server that cannot start is retried
+// the same way: it may be waiting for a network.
 func (s *mcpServer) supervise(ctx context.Context) {
 	defer close(s.done)
 	wait := minBackoff
@@ -105,8 +149,12 @@ func (s *mcpServer) supervise(ctx context.Context) {
 		if time.Since(began) >= stableAfter {
 			wait = minBackoff
 		}
-		s.setDown(fmt.Sprintf("%v; mom starts it again in %s", err, wait.Round(time.Millisecond)))
-		s.log.Warn("MCP server stopped; restarting it", "err", err, "in", wait.Round(time.Millisecond))
+		s.setDown(fmt.Sprintf("%v; %s in %s", err, s.again(), wait.Round(time.Millisecond)))
+		if s.remote != nil {
+			s.log.Warn("MCP server not connected; connecting again", "url", s.spec.URL, "err", err, "in", wait.Round(time.Millisecond))
+		} else {
+			s.log.Warn("MCP server stopped; restarting it", "err", err, "in", wait.Round(time.Millisecond))
+		}
 		s.readyOnce.Do(func() { close(s.ready) })
 		select {
 		case <-ctx.Done():
@@ -118,17 +166,43 @@ func (s *mcpServer) supervise(ctx context.Context) {
 	}
 }
 
-// serve starts the server, lists its tools and waits until it exits or ctx ends.
-func (s *mcpServer) serve(ctx context.Context) error {
+// open starts the server's process, or prepares a connection to its URL.
+func (s *mcpServer) open() (link, error) {
+	if s.remote != nil {
+		return s.remote.open(), nil
+	}
 	environ, err := toolEnv(s.opts.Environ, s.named, s.opts.DataDir, s.folder, "")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	cmd := exec.Command(s.spec.Command, s.spec.Args...)
 	cmd.Dir, cmd.Env = s.folder, environ
-	proc, err := startProcess(cmd)
+	return startProcess(cmd)
+}
+
+// connection is one session with a server, and its tools as first listed.
+type connection struct {
+	link    link
+	session *mcp.ClientSession
+	tools   []tools.Tool
+	end     context.CancelFunc // ends what the session's transport keeps open
+}
+
+// close ends the session and lets go of the server.
+func (c *connection) close() {
+	c.link.close()
+	_ = c.session.Close()
+	c.end()
+}
+
+// errStartTimeout is why a handshake was given up.
+var errStartTimeout = fmt.Errorf("no answer within %s", startTimeout)
+
+// connect opens a link to the server and a session over it, and lists the server's tools.
+func (s *mcpServer) connect(ctx context.Context) (*connection, error) {
+	l, err := s.open()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "mom", Version: "1"}, &mcp.ClientOptions{
 		Capabilities: &mcp.ClientCapabilities{}, // no roots: mom has none to offer
@@ -136,46 +210,71 @@ func (s *mcpServer) serve(ctx context.Context) error {
 			go s.relist(ctx, req.Session)
 		},
 	})
-	hctx, cancel := context.WithTimeout(ctx, startTimeout)
-	defer cancel()
-	session, err := client.Connect(hctx, proc.transport(), nil)
-	if err != nil {
-		proc.terminate()
-		return withStderr(fmt.Errorf("it did not start: %w", err), proc.stderr)
+	// The SSE transport holds its event stream open with the context it connected with, so
+	// that context lasts as long as the session; only the handshake has a time limit.
+	sctx, end := context.WithCancelCause(ctx)
+	timer := time.AfterFunc(startTimeout, func() { end(errStartTimeout) })
+	fail := func(what string, err error) (*connection, error) {
+		l.close()
+		if cause := context.Cause(sctx); errors.Is(cause, errStartTimeout) {
+			err = cause
+		}
+		end(nil)
+		return nil, l.explain(fmt.Errorf("%s: %w", what, err))
 	}
-	defer func() {
-		proc.terminate()
+	session, err := client.Connect(sctx, l.transport(), nil)
+	if err != nil {
+		if s.remote != nil {
+			return fail("it did not answer", err)
+		}
+		return fail("it did not start", err)
+	}
+	list, err := s.list(sctx, session)
+	if err != nil {
 		_ = session.Close()
-	}()
-	list, err := s.list(hctx, session)
-	if err != nil {
-		return withStderr(fmt.Errorf("it did not list its tools: %w", err), proc.stderr)
+		return fail("it did not list its tools", err)
 	}
-	s.setUp(session, list)
-	names := make([]string, len(list))
-	for i, t := range list {
+	if !timer.Stop() {
+		_ = session.Close()
+		return fail("it did not list its tools", errStartTimeout)
+	}
+	return &connection{link: l, session: session, tools: list, end: func() { end(nil) }}, nil
+}
+
+// serve starts the server (connects to it), lists its tools and waits until it exits, the
+// connection is lost, or ctx ends.
+func (s *mcpServer) serve(ctx context.Context) error {
+	c, err := s.connect(ctx)
+	if err != nil {
+		return err
+	}
+	defer c.close()
+	s.setUp(c.session, c.link, c.tools)
+	names := make([]string, len(c.tools))
+	for i, t := range c.tools {
 		names[i] = t.Def().Name
 	}
-	s.log.Info("MCP server started", "tools", strings.Join(names, ", "))
+	if s.remote != nil {
+		s.log.Info("MCP server connected", "url", s.spec.URL, "tools", strings.Join(names, ", "))
+	} else {
+		s.log.Info("MCP server started", "tools", strings.Join(names, ", "))
+	}
 	s.readyOnce.Do(func() { close(s.ready) })
 
-	ended := make(chan struct{})
-	go func() {
-		_ = session.Wait()
-		close(ended)
-	}()
+	watch, stopWatching := context.WithCancel(ctx)
+	defer stopWatching()
+	ended := make(chan error, 1)
+	go func() { ended <- c.session.Wait() }()
+	var sessionErr error
 	select {
 	case <-ctx.Done():
 		s.setDown("mom is stopping it")
 		return nil
-	case <-proc.exited:
-	case <-ended:
+	case <-c.link.gone(watch, c.session):
+	case sessionErr = <-ended:
 	}
 	s.setDown("it stopped")
-	if proc.waitExit(terminateWait) {
-		return withStderr(fmt.Errorf("it exited (%s)", proc.status()), proc.stderr)
-	}
-	return withStderr(errors.New("it closed its connection"), proc.stderr)
+	return c.link.ended(sessionErr)
 }
 
 // withStderr adds the last line the server wrote to stderr, which usually says what went wrong.
@@ -244,10 +343,13 @@ func (s *mcpServer) wrap(t *mcp.Tool) (tools.Tool, error) {
 func (s *mcpServer) caller(name string) tools.CustomFunc {
 	return func(ctx context.Context, env *tools.Env, args json.RawMessage) (tools.Result, error) {
 		s.mu.Lock()
-		session, down := s.session, s.down
+		session, l, down := s.session, s.link, s.down
 		s.mu.Unlock()
 		if session == nil {
-			return tools.Result{}, fmt.Errorf("%s is not available: the MCP server in %s is not running (%s)", name, s.folder, down)
+			if s.remote != nil {
+				return tools.Result{}, fmt.Errorf("%s is not available: %s is not connected (%s)", name, s.name(), down)
+			}
+			return tools.Result{}, fmt.Errorf("%s is not available: %s is not running (%s)", name, s.name(), down)
 		}
 		callCtx, cancel := context.WithTimeoutCause(ctx, s.timeout, errTimeout)
 		defer cancel()
@@ -261,10 +363,16 @@ func (s *mcpServer) caller(name string) tools.CustomFunc {
 			return tools.Result{}, fmt.Errorf("%s was stopped: %w", name, ctx.Err())
 		case errors.Is(context.Cause(callCtx), errTimeout):
 			return tools.Result{}, fmt.Errorf("%s did not finish within %s and was cancelled (a \"timeout\" in its mcp.json allows more)", name, s.timeout)
+		case err != nil && s.remote != nil && unanswered(err):
+			err = l.explain(err)
+			// The session may be one the server has forgotten: a new one is made rather
+			// than every later call failing the same way.
+			l.(*remoteLink).drop(session, fmt.Errorf("it did not answer a call: %w", err))
+			return tools.Result{}, fmt.Errorf("%s did not answer the call to %s: %w; %s", s.name(), name, err, s.again())
 		case errors.Is(err, mcp.ErrConnectionClosed) || errors.Is(err, io.EOF):
-			return tools.Result{}, fmt.Errorf("the MCP server in %s stopped during the call to %s; mom starts it again", s.folder, name)
+			return tools.Result{}, fmt.Errorf("%s stopped during the call to %s; %s", s.name(), name, s.again())
 		case err != nil:
-			return tools.Result{}, fmt.Errorf("the MCP server in %s failed the call to %s: %w", s.folder, name, err)
+			return tools.Result{}, fmt.Errorf("%s failed the call to %s: %w", s.name(), name, err)
 		}
 		out := fromMCP(res)
 		if res.IsError {
@@ -278,15 +386,15 @@ func (s *mcpServer) caller(name string) tools.CustomFunc {
 	}
 }
 
-func (s *mcpServer) setUp(session *mcp.ClientSession, list []tools.Tool) {
+func (s *mcpServer) setUp(session *mcp.ClientSession, l link, list []tools.Tool) {
 	s.mu.Lock()
-	s.session, s.tools, s.down = session, list, ""
+	s.session, s.link, s.tools, s.down = session, l, list, ""
 	s.mu.Unlock()
 	s.changed()
 }
 
 func (s *mcpServer) setDown(why string) {
 	s.mu.Lock()
-	s.session, s.down = nil, why
+	s.session, s.link, s.down = nil, nil, why
 	s.mu.Unlock()
 }

@@ -1,6 +1,8 @@
 package customtools
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -56,6 +58,23 @@ func startProcess(cmd *exec.Cmd) (*serverProcess, error) {
 func (p *serverProcess) transport() mcp.Transport {
 	return &mcp.IOTransport{Reader: p.stdout, Writer: p.stdin}
 }
+
+// gone is closed when the process exits.
+func (p *serverProcess) gone(context.Context, *mcp.ClientSession) <-chan struct{} { return p.exited }
+
+// explain adds the server's last words on stderr.
+func (p *serverProcess) explain(err error) error { return withStderr(err, p.stderr) }
+
+// ended says how the process ended, or that it closed its connection without exiting.
+func (p *serverProcess) ended(error) error {
+	if p.waitExit(terminateWait) {
+		return p.explain(fmt.Errorf("it exited (%s)", p.status()))
+	}
+	return p.explain(errors.New("it closed its connection"))
+}
+
+// close stops the process.
+func (p *serverProcess) close() { p.terminate() }
 
 // terminate stops the server as the MCP specification asks: close its stdin, give it time to
 // exit, then SIGTERM, then SIGKILL, each to its whole process group.

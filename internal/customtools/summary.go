@@ -1,10 +1,12 @@
 package customtools
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"os/exec"
 	"strings"
+	"time"
 )
 
 // Summary describes the tool folders of o.Dirs for `mom check`, one line each. Each folder
@@ -12,8 +14,10 @@ import (
 // its "env" against o.Environ, its tool's name against o.Reserved and the folders that come
 // first), so a folder listed as fine is one mom loads, and one mom would skip says "skipped: "
 // and the reason mom logs. Nothing is started: an MCP server's tools are known only once it
-// runs, so its command is shown, and whether it can start, but not its tools' names.
-func Summary(o Options) string {
+// runs, so its command is shown, and whether it can start, but not its tools' names. A remote
+// server is asked for its tools (within ctx and probeTimeout), which says whether it answers
+// and accepts mom's credentials.
+func Summary(ctx context.Context, o Options) string {
 	found := scanDirs(o.Dirs)
 	if len(found) == 0 {
 		return fmt.Sprintf("custom tools: none (add folders to %s)\n", strings.Join(o.Dirs, " or "))
@@ -26,14 +30,14 @@ func Summary(o Options) string {
 	var b strings.Builder
 	b.WriteString("custom tools:\n")
 	for _, s := range found {
-		fmt.Fprintf(&b, "  %s: %s\n", s.path, describe(s, &o, getenv, taken))
+		fmt.Fprintf(&b, "  %s: %s\n", s.path, describe(ctx, s, &o, getenv, taken))
 	}
 	return b.String()
 }
 
 // describe checks one folder as the Registry loads it; taken holds the tool names offered by
 // the folders before it.
-func describe(s scanned, o *Options, getenv func(string) (string, bool), taken map[string]string) string {
+func describe(ctx context.Context, s scanned, o *Options, getenv func(string) (string, bool), taken map[string]string) string {
 	f, err := openFolder(s, o, getenv, nil)
 	if err != nil {
 		return "skipped: " + err.Error()
@@ -46,8 +50,34 @@ func describe(s scanned, o *Options, getenv func(string) (string, bool), taken m
 		taken[name] = f.path
 		return f.shows
 	}
+	if f.server.remote != nil {
+		return f.shows + "; " + probe(ctx, f.server)
+	}
 	if _, err := exec.LookPath(f.server.spec.Command); err != nil {
 		return f.shows + "; it cannot start: " + err.Error()
 	}
 	return f.shows
+}
+
+// probeTimeout bounds how long `mom check` waits for a remote server to list its tools.
+const probeTimeout = 10 * time.Second
+
+// probe connects to a remote server as a running mom would and says whether it answers and
+// with which tools.
+func probe(ctx context.Context, s *mcpServer) string {
+	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
+	defer cancel()
+	c, err := s.connect(ctx)
+	if err != nil {
+		return "it does not answer: " + err.Error()
+	}
+	c.close()
+	names := make([]string, len(c.tools))
+	for i, t := range c.tools {
+		names[i] = t.Def().Name
+	}
+	if len(names) == 0 {
+		return "it answers, with no tools"
+	}
+	return "it answers, with tools " + strings.Join(names, ", ")
 }

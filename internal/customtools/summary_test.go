@@ -1,6 +1,7 @@
 package customtools
 
 import (
+	"context"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -33,7 +34,7 @@ func TestSummaryAgreesWithTheRegistry(t *testing.T) {
 	writeFile(t, filepath.Join(second, "nobinary"), "mcp.json", `{"command": "./server"}`, 0o644)
 	writeFile(t, filepath.Join(second, "mcpkey"), "mcp.json", `{"command": "true", "env": {"T": "${MCP_TOKEN_UNSET}"}}`, 0o644)
 	r, logs := startRegistry(t, first, second)
-	lines := summaryLines(t, Summary(testOptions(first, second)))
+	lines := summaryLines(t, Summary(context.Background(), testOptions(first, second)))
 	log := logs.String()
 
 	r.mu.Lock()
@@ -94,10 +95,10 @@ func TestManifestTypoSuggestsTheKey(t *testing.T) {
 	if want := filepath.Join(dir, "exec", "tool.json") + `: unknown key "descripton"; did you mean "description"? (known keys: name, description, parameters, run, timeout, env)`; err == nil || err.Error() != want {
 		t.Errorf("tool.json with a typo: %v\nwant %s", err, want)
 	}
-	if _, err := parseMCP(filepath.Join(dir, "mcp")); err == nil || !strings.Contains(err.Error(), `unknown key "arg"; did you mean "args"? (known keys: command, args, env, timeout)`) {
+	if _, err := parseMCP(filepath.Join(dir, "mcp")); err == nil || !strings.Contains(err.Error(), `unknown key "arg"; did you mean "args"? (known keys: command, args, env, url, transport, headers, timeout)`) {
 		t.Errorf("mcp.json with a typo: %v", err)
 	}
-	if _, err := parseMCP(filepath.Join(dir, "far")); err == nil || !strings.HasSuffix(err.Error(), `unknown key "program" (known keys: command, args, env, timeout)`) {
+	if _, err := parseMCP(filepath.Join(dir, "far")); err == nil || !strings.HasSuffix(err.Error(), `unknown key "program" (known keys: command, args, env, url, transport, headers, timeout)`) {
 		t.Errorf("mcp.json with an unknown key like no known one: %v", err)
 	}
 }

@@ -62,6 +62,11 @@ type Hub struct {
 	slots      *slots
 	waitNotice time.Duration
 
+	// observer hears what the hub does (observe.go); nil for none.
+	observer Observer
+	// transcriber transcribes the audio of messages before they are logged; nil for none.
+	transcriber Transcriber
+
 	ctx    context.Context // runs and notices stop when it ends
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
@@ -96,6 +101,10 @@ type Options struct {
 	// never asks. Sandbox is the sandbox's type, on which "ask-host" asks.
 	Approvals func(adapter, channel string) config.Approvals
 	Sandbox   string
+	// Observer hears of runs and busy replies, for metrics; nil for none.
+	Observer Observer
+	// Transcriber transcribes voice notes before they are logged; nil for none.
+	Transcriber Transcriber
 }
 
 // DefaultWaitNotice is how long a person's run waits for a slot before mom says so. A wait
@@ -140,6 +149,7 @@ func New(st *store.Store, r Runner, log *slog.Logger, opts Options) *Hub {
 		queues:   make(map[string]*queue),
 		refused:  make(map[refusal]bool),
 		presence: newPresence(),
+		observer: opts.Observer, transcriber: opts.Transcriber,
 	}
 }
 
@@ -176,6 +186,9 @@ func (h *Hub) Receive(ctx context.Context, adapter string, m chat.Message) error
 		if dup, err := h.repeats.seen(ch, m.ID); err != nil || dup {
 			return err
 		}
+	}
+	if h.transcriber != nil && !m.Sender.IsBot && len(m.Attachments) > 0 {
+		h.transcriber.Transcribe(ctx, ch, &m)
 	}
 	pos, err := ch.AppendLog(m)
 	if err != nil {

@@ -78,16 +78,19 @@ func (h *Hub) trigger(mem *member, ch *store.ChannelDir, j job) {
 	case config.BusyQueue:
 		if len(q.jobs)-1 >= maxQueued { // jobs[0] is the run in progress
 			h.mu.Unlock()
+			h.busy(mem, j, "full")
 			h.notice(mem, j.msg, "_Too many messages are waiting already; I'll see this one with the next run._")
 			return
 		}
 		q.jobs = append(q.jobs, j)
 		h.journalQueued(j)
 		h.mu.Unlock()
+		h.busy(mem, j, string(config.BusyQueue))
 		h.notice(mem, j.msg, "_Queued: I'll get to this when I'm done._")
 	case config.BusySteer:
 		h.mu.Unlock()
 		if h.runner.Steer(key, j.msg) {
+			h.busy(mem, j, string(config.BusySteer))
 			h.notice(mem, j.msg, "_Noted: I'll take this into account at my next step._")
 			return
 		}
@@ -99,6 +102,7 @@ func (h *Hub) trigger(mem *member, ch *store.ChannelDir, j job) {
 		h.mu.Unlock()
 	default:
 		h.mu.Unlock()
+		h.busy(mem, j, string(config.BusyReject))
 		hint := "Say `" + stopHint(mem, j.msg) + "` to cancel."
 		if b, ok := mem.Adapter.(StopButton); ok {
 			hint = b.StopHint()
@@ -217,7 +221,7 @@ func (h *Hub) run(j job, slot *ticket) {
 	})
 	res := h.runner.HandleMessage(h.ctx, agent.Request{
 		ChannelDir: j.ch, Trigger: j.msg, LogEnd: j.logEnd, Context: h.channelContext(j.mem, j.msg),
-		Sink: reply.Event, Upload: reply.Upload, Waited: j.waited, Approver: h.approver(j),
+		Sink: h.observed(j, reply.Event), Upload: reply.Upload, Waited: j.waited, Approver: h.approver(j),
 	})
 	// The reply's last platform calls must finish even when mom is shutting down, so people
 	// see how the run ended; they get a few seconds of their own.

@@ -7,7 +7,9 @@
 // Every page, API call and WebSocket needs the access token (from config.json, or generated on
 // first start and kept in the data directory), except /healthz and /readyz, mom's health
 // checks, which say only whether mom is up and whether every adapter is connected. The app
-// owns them and hands them to the chat (ServeHealth); the chat only serves them.
+// owns them and hands them to the chat (ServeHealth); the chat only serves them, and with
+// them /metrics, which checks its bearer token itself (the chat's own token opens it:
+// AcceptsToken).
 package web
 
 import (
@@ -42,8 +44,9 @@ type Options struct {
 	// Adapters are the names of every configured adapter, to read wake-up files with.
 	Adapters []string
 	// Health answers GET /healthz and GET /readyz, which need no token: mom's health checks
-	// over every adapter. Nil means the chat answers for itself alone (it is up, and
-	// connected, while it serves).
+	// over every adapter; and GET /metrics, which checks a token itself. Nil means the chat
+	// answers the checks for itself alone (it is up, and connected, while it serves), and has
+	// no /metrics.
 	Health http.Handler
 	// Announce receives the line that tells people where to open the chat (stderr).
 	Announce io.Writer
@@ -97,12 +100,20 @@ func (a *Adapter) Name() string { return a.opts.Name }
 // Bot is mom's identity in the web chat; its replies are logged under it.
 func (a *Adapter) Bot() chat.User { return chat.User{ID: "mom", Username: "mom", IsBot: true} }
 
-// ServeHealth makes the chat answer /healthz and /readyz with mom's health checks h, which
-// know every adapter, on its own address. Call it before Start.
+// ServeHealth makes the chat answer /healthz, /readyz and /metrics with h, mom's health
+// checks, which know every adapter, and its metrics, on its own address. Call it before Start.
 func (a *Adapter) ServeHealth(h http.Handler) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.opts.Health = h
+}
+
+// AcceptsToken reports whether token is the chat's access token, which opens mom's /metrics
+// too (metrics.Bearer). It is false until Start has loaded the token.
+func (a *Adapter) AcceptsToken(token string) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return sameToken(token, a.token)
 }
 
 // Start loads or creates the access token, binds the listen address and serves until Stop.

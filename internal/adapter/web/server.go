@@ -20,7 +20,8 @@ var assets embed.FS
 // need the printed address again every time the browser restarts.
 const sessionAge = 30 * 24 * time.Hour
 
-// routes builds the HTTP handler. Only /healthz and /readyz answer without the token.
+// routes builds the HTTP handler. Only /healthz and /readyz answer without the token, and
+// /metrics, which checks a token of its own (the app's handler asks AcceptsToken).
 func (a *Adapter) routes(addr net.Addr) http.Handler {
 	_, port, _ := net.SplitHostPort(addr.String())
 	cookie := cookieName(port)
@@ -44,10 +45,12 @@ func (a *Adapter) routes(addr net.Addr) http.Handler {
 	a.mu.Lock()
 	health := a.opts.Health
 	a.mu.Unlock()
+	root := http.NewServeMux()
 	if health == nil {
 		health = http.HandlerFunc(ownHealth)
+	} else {
+		root.Handle("GET /metrics", health) // it asks for its own token
 	}
-	root := http.NewServeMux()
 	root.Handle("GET /healthz", health)
 	root.Handle("GET /readyz", health)
 	root.Handle("/", a.guard(app, cookie))
