@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"syscall"
-	"testing"
 
 	"github.com/mom-agent/mom/internal/apptest"
 	fakellm "github.com/mom-agent/mom/internal/fake/llm"
@@ -17,17 +16,6 @@ import (
 // the answer its own way (buttons, or a typed yes/always/no), and the same rules hold on all
 // of them.
 
-// approvalPlatform is a platform as the approval rows drive it.
-type approvalPlatform interface {
-	platform
-	// decide has person from answer the newest request for approval in channel with choice
-	// ("allow", "always" or "deny"), the platform's way.
-	decide(t *testing.T, channel, from, choice string)
-	// refusals returns what the platform showed only to the people whose answer was not
-	// taken, oldest first.
-	refusals() []string
-}
-
 // asking is the adapter setting that asks before every command, with a few never asked. A
 // mention sent as the answer before it appears waits its turn rather than being turned away.
 const asking = `"approvals": {"mode": "ask", "allow": ["ls", "echo"]}, "busy": "queue"`
@@ -35,16 +23,6 @@ const asking = `"approvals": {"mode": "ask", "allow": ["ls", "echo"]}, "busy": "
 // touchCall is a model reply that makes a file in the channel's scratch directory.
 func touchCall(name string) fakellm.Reply {
 	return fakellm.Calls(fakellm.Call("bash", map[string]any{"label": "Make " + name, "command": "touch " + name}))
-}
-
-// approvals returns the platform as the approval rows drive it.
-func (s *suite) approvals() approvalPlatform {
-	s.t.Helper()
-	ap, ok := s.pf.(approvalPlatform)
-	if !ok {
-		s.t.Fatalf("the platform does not take answers to requests for approval")
-	}
-	return ap
 }
 
 // made reports whether a command of the run made name in the channel's scratch directory.
@@ -88,7 +66,6 @@ func (s *suite) modelHeard() string {
 func approvalBehaviours() []behaviour {
 	return []behaviour{
 		{name: "ApprovalAllowRunsTheCommand", run: func(s *suite) {
-			ap := s.approvals()
 			s.llm.Enqueue(touchCall("allowed.txt"), fakellm.Text("Made it."))
 			s.run(asking)
 			s.mention(s.c.group, s.c.admin, "make a file")
@@ -99,7 +76,7 @@ func approvalBehaviours() []behaviour {
 			if s.made(s.c.group, "allowed.txt") {
 				s.t.Fatal("the command ran before anyone allowed it")
 			}
-			ap.decide(s.t, s.c.group, s.c.admin, "allow")
+			s.pf.decide(s.t, s.c.group, s.c.admin, "allow")
 			s.botSays(s.c.group, "Made it.")
 			s.botSays(s.c.group, "Allowed by")
 			if !s.made(s.c.group, "allowed.txt") {
@@ -117,12 +94,11 @@ func approvalBehaviours() []behaviour {
 			}
 		}},
 		{name: "ApprovalDenyTellsTheModel", run: func(s *suite) {
-			ap := s.approvals()
 			s.llm.Enqueue(touchCall("denied.txt"), fakellm.Text("Left it."))
 			s.run(asking)
 			s.mention(s.c.group, s.c.admin, "make a file")
 			s.botSays(s.c.group, "Approval needed")
-			ap.decide(s.t, s.c.group, s.c.admin, "deny")
+			s.pf.decide(s.t, s.c.group, s.c.admin, "deny")
 			s.botSays(s.c.group, "Left it.")
 			s.botSays(s.c.group, "Denied by")
 			if got := s.modelHeard(); !strings.Contains(got, "denied it") {
@@ -134,12 +110,11 @@ func approvalBehaviours() []behaviour {
 			s.stop()
 		}},
 		{name: "ApprovalAlwaysIsNotAskedAgain", run: func(s *suite) {
-			ap := s.approvals()
 			s.llm.Enqueue(touchCall("again.txt"), fakellm.Text("First."), touchCall("again.txt"), fakellm.Text("Second."))
 			s.run(asking)
 			s.mention(s.c.group, s.c.admin, "make a file")
 			s.botSays(s.c.group, "Approval needed")
-			ap.decide(s.t, s.c.group, s.c.admin, "always")
+			s.pf.decide(s.t, s.c.group, s.c.admin, "always")
 			s.botSays(s.c.group, "First.")
 			s.mention(s.c.group, s.c.admin, "once more")
 			s.botSays(s.c.group, "Second.")
@@ -149,25 +124,23 @@ func approvalBehaviours() []behaviour {
 			s.stop()
 		}},
 		{name: "ApprovalFromSomeoneWhoMayNotDecideIsRefused", needs: []feature{featurePeople}, run: func(s *suite) {
-			ap := s.approvals()
 			s.llm.Enqueue(touchCall("guarded.txt"), fakellm.Text("Made it."))
 			s.run(asking)
 			s.mention(s.c.group, s.c.admin, "make a file")
 			s.botSays(s.c.group, "Approval needed")
-			ap.decide(s.t, s.c.group, s.c.user, "allow")
+			s.pf.decide(s.t, s.c.group, s.c.user, "allow")
 			apptest.Eventually(s.t, "the refusal", func() bool {
-				r := ap.refusals()
+				r := s.pf.refusals()
 				return len(r) == 1 && strings.Contains(r[0], "Only an admin can decide this")
 			})
 			if s.made(s.c.group, "guarded.txt") {
 				s.t.Fatal("an answer from someone who may not decide ran the command")
 			}
-			ap.decide(s.t, s.c.group, s.c.admin, "allow")
+			s.pf.decide(s.t, s.c.group, s.c.admin, "allow")
 			s.botSays(s.c.group, "Made it.")
 			s.stop()
 		}},
 		{name: "ApprovalStopWhileWaiting", run: func(s *suite) {
-			s.approvals()
 			s.llm.Enqueue(touchCall("never.txt"))
 			s.run(asking)
 			s.mention(s.c.group, s.c.admin, "make a file")
@@ -181,7 +154,6 @@ func approvalBehaviours() []behaviour {
 			}
 		}},
 		{name: "ApprovalPipelineWithOneCommandOffTheAllowList", run: func(s *suite) {
-			ap := s.approvals()
 			s.llm.Enqueue(
 				fakellm.Calls(fakellm.Call("bash", map[string]any{"label": "List", "command": "ls | echo listed"})),
 				fakellm.Text("Listed."),
@@ -196,12 +168,11 @@ func approvalBehaviours() []behaviour {
 			}
 			s.mention(s.c.group, s.c.admin, "list and remove")
 			s.botSays(s.c.group, "Approval needed")
-			ap.decide(s.t, s.c.group, s.c.admin, "deny")
+			s.pf.decide(s.t, s.c.group, s.c.admin, "deny")
 			s.botSays(s.c.group, "Not removed.")
 			s.stop()
 		}},
 		{name: "ApprovalLeftWaitingByARestartIsNeverRun", run: func(s *suite) {
-			ap := s.approvals()
 			s.llm.Enqueue(touchCall("before.txt"), touchCall("after.txt"), fakellm.Text("Asked again."))
 			s.run(asking)
 			s.mention(s.c.group, s.c.admin, "make a file")
@@ -217,7 +188,7 @@ func approvalBehaviours() []behaviour {
 			if s.made(s.c.group, "before.txt") {
 				s.t.Fatal("the request a restart interrupted was run")
 			}
-			ap.decide(s.t, s.c.group, s.c.admin, "deny")
+			s.pf.decide(s.t, s.c.group, s.c.admin, "deny")
 			s.botSays(s.c.group, "Asked again.")
 			s.stop()
 			if s.made(s.c.group, "before.txt") || s.made(s.c.group, "after.txt") {

@@ -56,6 +56,12 @@ type platform interface {
 	codeIntact(text string) bool
 	// violations lists the protocol rules mom broke, as the fake recorded them.
 	violations() []string
+	// decide has person from answer the newest request for approval in channel with choice
+	// ("allow", "always" or "deny"), the platform's way: a button, or a typed answer.
+	decide(t *testing.T, channel, from, choice string)
+	// refusals returns what the platform showed only to the people whose answer to a
+	// request for approval was not taken, oldest first.
+	refusals() []string
 }
 
 // cast is who and where, in a platform's ids: an admin and a colleague who share a group
