@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 
 	"github.com/mom-agent/mom/internal/approval"
@@ -23,7 +24,9 @@ type asks struct {
 // ask shows req in channel as a card whose buttons answer it.
 func (r *reply) ask(req approval.Request) {
 	q := req.Question()
-	c := card{Title: "Approval needed", Text: req.Text + "\n\n" + req.Hint}
+	// The request's first line is its title: the card shows it as one.
+	first, rest, _ := strings.Cut(req.Text, "\n")
+	c := card{Title: "Approval needed: " + strings.TrimPrefix(first, "**Approval needed:** "), Text: rest + "\n\n" + req.Hint}
 	for _, ch := range q.Choices {
 		c.Buttons = append(c.Buttons, button{ID: ch.Value, Label: ch.Label, Style: ch.Style})
 	}
