@@ -18,6 +18,8 @@ type chatWorld struct {
 	// wrongToken says the test gives mom a bad token on purpose, which the fake records as a
 	// protocol violation.
 	wrongToken bool
+	// top holds more top-level config.json keys (`"models": {...}`), or "".
+	top string
 }
 
 // newChatWorld makes the world; at the test's end it fails the test if mom broke the
@@ -44,11 +46,15 @@ func (cw *chatWorld) configure(settings string) {
 	if settings != "" {
 		settings = ", " + settings
 	}
+	top := cw.top
+	if top != "" {
+		top += ",\n  "
+	}
 	cw.writeConfig(fmt.Sprintf(`{
   "model": {"provider": "anthropic", "apiKey": "test-key", "baseUrl": %q},
   "retry": {"maxRetries": 3, "baseDelayMs": 1, "maxDelayMs": 50},
-  "adapters": {%q: {%s, "admins": [%q]%s}},
-}`, cw.llm.URL(), cw.name, cw.pf.adapter(), cw.pf.cast().admin, settings))
+  %s"adapters": {%q: {%s, "admins": [%q]%s}},
+}`, cw.llm.URL(), top, cw.name, cw.pf.adapter(), cw.pf.cast().admin, settings))
 }
 
 // run starts mom and waits until it is connected to the platform and running.

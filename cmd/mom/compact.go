@@ -47,7 +47,7 @@ func cmdCompact(ctx context.Context, args []string, std stdio) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	fmt.Fprintf(std.err, "Compacting %s…\n", target)
-	info, err := a.Agent.Compact(ctx, ch, nil)
+	info, err := a.Agent.Compact(ctx, ch, "", "", nil)
 	switch {
 	case errors.Is(err, compact.ErrNothingToCompact):
 		fmt.Fprintf(std.out, "%s: nothing to compact; the context is already only its newest messages.\n", target)

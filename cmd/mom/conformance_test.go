@@ -485,7 +485,7 @@ func behaviours() []behaviour {
 				}
 			}
 		}},
-	}, approvalBehaviours()...)
+	}, slices.Concat(approvalBehaviours(), commandBehaviours())...)
 }
 
 // balancedFences reports whether text opens and closes its ``` fences in pairs: the check for

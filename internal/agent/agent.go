@@ -22,6 +22,9 @@ type Options struct {
 	// with NoProviderHint as its error, so people learn what to configure.
 	Provider       llm.Provider
 	NoProviderHint string
+	// Models are the models runs may use instead of the default, by the name
+	// Request.Model gives (config.json's "models").
+	Models map[string]ModelChoice
 	// RefusedKeyHint is added to the error when the model's server refuses the key (401,
 	// 403): where the key came from, so people know what to fix.
 	RefusedKeyHint string
@@ -131,6 +134,8 @@ type Request struct {
 	// Approver, when set, is asked before each tool call whether it may run (approvals);
 	// nil runs every call.
 	Approver Approver
+	// Model names the model of Options.Models the run uses; "" is the default.
+	Model string
 }
 
 // ErrBusy is returned in a Result's error when the channel already has a run.
@@ -156,12 +161,17 @@ func (a *Agent) HandleMessage(ctx context.Context, req Request) (res Result) {
 			res = a.fail(req.Sink, fmt.Errorf("internal error: %v", p))
 		}
 	}()
-	if a.opts.Provider == nil {
+	cfg, hint := a.runConfig(req.Model)
+	if cfg.Provider == nil {
 		a.end(key, active)
-		return a.fail(req.Sink, errors.New(a.opts.NoProviderHint))
+		return a.fail(req.Sink, errors.New(hint))
 	}
 	sess, err := req.ChannelDir.Session()
 	if err != nil {
+		a.end(key, active)
+		return a.fail(req.Sink, err)
+	}
+	if err := noteModel(sess, cfg.Model); err != nil {
 		a.end(key, active)
 		return a.fail(req.Sink, err)
 	}
@@ -171,7 +181,6 @@ func (a *Agent) HandleMessage(ctx context.Context, req Request) (res Result) {
 		return a.fail(req.Sink, err)
 	}
 	saved := len(cursor.IDs) // syncLog has saved the cursor as it is now
-	cfg := a.cfg
 	var custom []llm.Tool
 	cfg.Tools, custom = a.runTools()
 	system := a.systemPrompt(req, custom)

@@ -108,11 +108,17 @@ func (l *loop) recoverOverflow(ctx context.Context, req *llm.Request, newHandler
 // people with compaction_start and compaction_end. ErrNothingToCompact comes back without
 // events: there was nothing to do.
 func (l *loop) compact(ctx context.Context, reason string) (run.CompactionInfo, error) {
+	return l.compactFocused(ctx, reason, "")
+}
+
+// compactFocused is compact with the summary told what to keep above all.
+func (l *loop) compactFocused(ctx context.Context, reason, focus string) (run.CompactionInfo, error) {
 	s, window := l.cfg.Compaction.settings(), l.cfg.Model.ContextWindow
 	plan, err := compact.Prepare(l.sess.Entries(), s, window)
 	if err != nil {
 		return run.CompactionInfo{Reason: reason}, err
 	}
+	plan.Focus = focus
 	info := run.CompactionInfo{Reason: reason, TokensBefore: plan.TokensBefore, Kept: plan.Kept}
 	l.emit(run.Event{Type: run.CompactionStart, Compaction: &run.CompactionInfo{Reason: reason}})
 	res, err := compact.Summarize(ctx, summarizer{l}, plan, s)
@@ -154,26 +160,30 @@ func (s summarizer) Summarize(ctx context.Context, system, prompt string, maxTok
 }
 
 // Compact compacts a channel's context now, whatever its size and whether or not automatic
-// compaction is on (the `mom compact` command; pi's /compact). sink, if not nil, receives
+// compaction is on (the `mom compact` command, and `/compact` in the chat; pi's /compact),
+// with the channel's model (model names an entry of Options.Models; "" is the default),
+// telling the summary what to keep above all when focus is set. sink, if not nil, receives
 // compaction_start and compaction_end. It fails with ErrBusy while the channel has a run, and
 // with compact.ErrNothingToCompact when the context is already as small as compaction would
 // make it.
-func (a *Agent) Compact(ctx context.Context, ch *store.ChannelDir, sink run.Sink) (run.CompactionInfo, error) {
+func (a *Agent) Compact(ctx context.Context, ch *store.ChannelDir, model, focus string, sink run.Sink) (run.CompactionInfo, error) {
 	key := ch.Key()
+	ctx = llm.WithOrigin(ctx, llm.Origin{Adapter: ch.Adapter(), Channel: ch.ID()})
 	ctx, active, err := a.begin(ctx, key)
 	if err != nil {
 		return run.CompactionInfo{}, err
 	}
 	defer a.end(key, active)
-	if a.opts.Provider == nil {
-		return run.CompactionInfo{}, errors.New(a.opts.NoProviderHint)
+	cfg, hint := a.runConfig(model)
+	if cfg.Provider == nil {
+		return run.CompactionInfo{}, errors.New(hint)
 	}
 	sess, err := ch.Session()
 	if err != nil {
 		return run.CompactionInfo{}, err
 	}
-	l := &loop{cfg: &a.cfg, sess: sess, sink: sink, history: func() []llm.Message { return contextView(sess) }}
-	info, err := l.compact(ctx, run.ReasonManual)
+	l := &loop{cfg: &cfg, sess: sess, sink: sink, history: func() []llm.Message { return contextView(sess) }}
+	info, err := l.compactFocused(ctx, run.ReasonManual, focus)
 	if serr := sess.Sync(); err == nil && serr != nil {
 		err = fmt.Errorf("could not flush context.jsonl: %w", serr)
 	}

@@ -46,7 +46,7 @@ func BenchmarkCompact10000(b *testing.B) {
 		prov.spent = 0
 		b.StartTimer()
 		start := time.Now()
-		info, err := ag.Compact(context.Background(), ch, nil)
+		info, err := ag.Compact(context.Background(), ch, "", "", nil)
 		took := time.Since(start)
 		if err != nil || info.Kept == 0 || info.Kept > 1000 {
 			b.Fatalf("compact: %+v, %v", info, err)

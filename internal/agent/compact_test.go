@@ -244,14 +244,14 @@ func TestFailedCompactionKeepsTheContext(t *testing.T) {
 // mom compact: compacts on demand, and says when there is nothing to do.
 func TestCompactOnDemand(t *testing.T) {
 	r := newCompactRig(t, CompactionSettings{ReserveTokens: 1000, KeepRecentTokens: 300}) // not Enabled
-	if _, err := r.agent.Compact(context.Background(), r.ch, nil); !errors.Is(err, compact.ErrNothingToCompact) {
+	if _, err := r.agent.Compact(context.Background(), r.ch, "", "", nil); !errors.Is(err, compact.ErrNothingToCompact) {
 		t.Fatalf("empty channel: %v", err)
 	}
 	r.compactHistory()
 	r.compactRun("charlie "+compactWords(150), fakellm.Text("C-answer"))
 	r.llm.Enqueue(fakellm.Text("## Goal\nMANUAL"))
 	ev := &events{}
-	info, err := r.agent.Compact(context.Background(), r.ch, ev.sink)
+	info, err := r.agent.Compact(context.Background(), r.ch, "", "", ev.sink)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,7 +261,7 @@ func TestCompactOnDemand(t *testing.T) {
 	if len(ev.compactions()) != 2 {
 		t.Fatalf("events %v", ev.types())
 	}
-	if _, err := r.agent.Compact(context.Background(), r.ch, nil); !errors.Is(err, compact.ErrNothingToCompact) {
+	if _, err := r.agent.Compact(context.Background(), r.ch, "", "", nil); !errors.Is(err, compact.ErrNothingToCompact) {
 		t.Fatalf("right after compacting: %v", err)
 	}
 }

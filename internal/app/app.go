@@ -114,13 +114,7 @@ func (a *App) build(opts Options) error {
 		return err
 	}
 	m := a.Config.Model
-	model := llm.Lookup(m.Provider, m.ID)
-	if m.ContextWindow > 0 {
-		model.ContextWindow = m.ContextWindow
-	}
-	if !model.Known {
-		a.Log.Info("model not in the catalog: costs show as zero", "model", m.Provider+"/"+m.ID)
-	}
+	model := a.catalogModel(config.DefaultModelName, m)
 	if err := a.startCustomTools(opts.Environ); err != nil {
 		return err
 	}
@@ -132,7 +126,7 @@ func (a *App) build(opts Options) error {
 		provider = a.Metrics.Provider(newProvider(m, a.Log))
 	}
 	a.Agent = agent.New(st, agent.Options{
-		Provider: provider, NoProviderHint: hint, RefusedKeyHint: a.Config.RefusedKeyHint(),
+		Provider: provider, NoProviderHint: hint, RefusedKeyHint: a.Config.RefusedKeyHint(), Models: a.namedModels(),
 		Model: model, Thinking: llm.ThinkingLevel(m.Thinking),
 		MaxTokens: m.MaxTokens, Exec: exec, Tools: tools.Builtin(), Logger: a.Log,
 		Custom: a.custom, CustomToolsDirect: a.Config.CustomTools.Mode == config.CustomToolsDirect,
@@ -147,7 +141,7 @@ func (a *App) build(opts Options) error {
 	}
 	a.Hub = hub.New(st, a.Agent, a.Log, hub.Options{
 		MaxConcurrentRuns: a.Config.MaxConcurrentRuns, ResumeWithin: a.Config.Resume.Within,
-		Approvals: a.Config.ApprovalsFor, Sandbox: a.Config.Sandbox.Type,
+		Approvals: a.Config.ApprovalsFor, Sandbox: a.Config.Sandbox.Type, ModelFor: a.Config.ModelFor,
 		Observer: a.Metrics, Transcriber: a.transcriber(),
 	})
 	a.Metrics.WatchLoad(func() metrics.Load {

@@ -13,6 +13,9 @@ var ErrNothingToCompact = errors.New("there is nothing to compact: the whole con
 
 // Plan is a compaction worked out but not yet summarized: what to summarize and what to keep.
 type Plan struct {
+	// Focus, when set, tells the summary what to keep above all (pi's custom instructions
+	// to /compact); Prepare leaves it empty.
+	Focus string
 	// FirstKeptID is the id of the first entry kept, for the compaction entry.
 	FirstKeptID string
 	// Kept is how many entries of the branch are kept, from FirstKeptID to the end.

@@ -76,6 +76,9 @@ func historyPrompt(p *Plan, maxTokens int) string {
 	} else {
 		b.WriteString(summaryPrompt)
 	}
+	if p.Focus != "" {
+		b.WriteString("\n\nAdditional focus: " + p.Focus)
+	}
 	return b.String()
 }
 

@@ -76,12 +76,14 @@ func (a Approvers) String() string {
 type ChannelSettings struct {
 	// Approvals override the adapter's and the top level's, key by key.
 	Approvals Approvals
+	// Model names the model entry the channel's runs use; "" leaves it to the adapter.
+	Model string
 }
 
 var (
 	approvalKeys  = []string{"mode", "approvers", "timeoutMinutes", "allow"}
 	approvalModes = []string{ApprovalsOff, ApprovalsAsk, ApprovalsAskHost}
-	channelKeys   = []string{"approvals"}
+	channelKeys   = []string{"approvals", "model"}
 )
 
 // Merge returns a with every key that narrower sets replaced by narrower's.
@@ -166,7 +168,7 @@ func (d *decoder) approvers(v *hujson.Value, path string) (Approvers, bool) {
 }
 
 // channels decodes the top-level "channels" object; its keys must name a configured adapter.
-func (d *decoder) channels(o *object, adapters []AdapterEntry) map[string]ChannelSettings {
+func (d *decoder) channels(o *object, adapters []AdapterEntry, models map[string]Model) map[string]ChannelSettings {
 	out := make(map[string]ChannelSettings)
 	for _, m := range o.members() {
 		key := memberName(m)
@@ -188,6 +190,9 @@ func (d *decoder) channels(o *object, adapters []AdapterEntry) map[string]Channe
 		if ao := co.child("approvals"); ao != nil {
 			d.approvals(ao, &cs.Approvals)
 		}
+		if m, ok := d.modelRef(co, models); ok {
+			cs.Model = m
+		}
 		co.finish(channelKeys...)
 		out[key] = cs
 	}
@@ -202,6 +207,8 @@ func (c *Config) approvalsSummary() string {
 	switch {
 	case a.Mode == ApprovalsOff:
 		line = "never asks before a command runs (mode off)"
+	case a.Mode == ApprovalsAskHost && c.Sandbox.Type == "":
+		line = fmt.Sprintf("asks %s before commands if they run on the host (mode ask-host)", a.Approvers)
 	case !a.Asks(c.Sandbox.Type):
 		line = fmt.Sprintf("not asked while commands run in the %s sandbox (mode %s)", c.Sandbox.Type, a.Mode)
 	default:

@@ -8,7 +8,10 @@ import (
 
 // Config is a loaded config.json.
 type Config struct {
+	// Model is the default model ("model"); Models are the named ones ("models"), which
+	// adapters and channels may use instead (ModelFor).
 	Model   Model
+	Models  map[string]Model
 	Sandbox Sandbox
 	Retry   Retry
 	// Compaction says when the context is summarized to fit the model's window.

@@ -24,7 +24,6 @@ func keyVar(provider string) string {
 //
 // Resolve may be called again after another override; it only fills what is still empty.
 func (c *Config) Resolve(getenv func(string) (string, bool)) error {
-	m := &c.Model
 	env := func(name string) string {
 		if getenv == nil {
 			return ""
@@ -32,6 +31,14 @@ func (c *Config) Resolve(getenv func(string) (string, bool)) error {
 		v, _ := getenv(name)
 		return v
 	}
+	if err := resolveModel(&c.Model, env, c.Path+": model"); err != nil {
+		return err
+	}
+	return c.resolveModels(env)
+}
+
+// resolveModel settles one model entry (see Resolve); where names it in errors.
+func resolveModel(m *Model, env func(string) string, where string) error {
 	if m.Provider == "" {
 		switch {
 		case env("ANTHROPIC_API_KEY") != "":
@@ -47,7 +54,7 @@ func (c *Config) Resolve(getenv func(string) (string, bool)) error {
 		case m.Provider == ProviderAnthropic:
 			m.ID = DefaultAnthropicModel
 		case m.BaseURL != "":
-			return fmt.Errorf("%s: model.id: name the model to use on %s, e.g. \"id\": \"llama3.1:8b\" in the model section (or pass --model openai/<id>)", c.Path, m.BaseURL)
+			return fmt.Errorf("%s.id: name the model to use on %s, e.g. \"id\": \"llama3.1:8b\" (or pass --model openai/<id> for the default)", where, m.BaseURL)
 		default:
 			m.ID = DefaultOpenAIModel
 		}
@@ -66,7 +73,20 @@ func (c *Config) Resolve(getenv func(string) (string, bool)) error {
 // server, which may take none), and otherwise the exact steps to give it one, or to use a
 // local model instead. Call it after Resolve.
 func (c *Config) MissingKeyHint() string {
-	m := c.Model
+	return c.missingKeyHint(c.Model, `the "model" section`)
+}
+
+// MissingKeyHintFor is MissingKeyHint for the named model ("" for the default).
+func (c *Config) MissingKeyHintFor(name string) string {
+	m, ok := c.NamedModel(name)
+	if !ok || name == "" || name == DefaultModelName {
+		return c.MissingKeyHint()
+	}
+	return c.missingKeyHint(m, fmt.Sprintf(`"models" → %q`, name))
+}
+
+// missingKeyHint explains how to give m, written in section of the file, a key.
+func (c *Config) missingKeyHint(m Model, section string) string {
 	if m.APIKey != "" || m.BaseURL != "" {
 		return ""
 	}
@@ -85,28 +105,41 @@ Export it in the shell that starts mom:
 
     export %s=%s
 
-or set "apiKey" in the "model" section of %s.
+or set "apiKey" in %s of %s.
 
 To use a local model instead, run an OpenAI-compatible server (Ollama, vLLM, llama.cpp)
 and point mom at it in %s:
 
     "model": {"provider": "openai", "baseUrl": "http://127.0.0.1:11434/v1", "id": "llama3.1:8b"}
-`, m.Provider, m.ID, name, example, path, path)
+`, m.Provider, m.ID, name, example, section, path, path)
 }
 
 // RefusedKeyHint says where the key mom sends came from, for the error people see when the
 // model's server refuses it. Call it after Resolve.
 func (c *Config) RefusedKeyHint() string {
-	m := c.Model
+	return c.refusedKeyHint(c.Model, `the "model" section`)
+}
+
+// RefusedKeyHintFor is RefusedKeyHint for the named model ("" for the default).
+func (c *Config) RefusedKeyHintFor(name string) string {
+	m, ok := c.NamedModel(name)
+	if !ok || name == "" || name == DefaultModelName {
+		return c.RefusedKeyHint()
+	}
+	return c.refusedKeyHint(m, fmt.Sprintf(`"models" → %q`, name))
+}
+
+// refusedKeyHint says where the key of m, written in section of the file, came from.
+func (c *Config) refusedKeyHint(m Model, section string) string {
 	path := c.Path
 	if abs, err := filepath.Abs(path); err == nil && path != "" {
 		path = abs
 	}
 	switch {
 	case m.keyFrom == keyFromFile:
-		return fmt.Sprintf(`the key is "apiKey" in the "model" section of %s; check it`, path)
+		return fmt.Sprintf(`the key is "apiKey" in %s of %s; check it`, section, path)
 	case m.keyFrom != "":
 		return fmt.Sprintf("the key comes from the environment variable %s; check it", m.keyFrom)
 	}
-	return fmt.Sprintf(`mom sent no key; if the server at %s needs one, set "apiKey" in the "model" section of %s`, m.BaseURL, path)
+	return fmt.Sprintf(`mom sent no key; if the server at %s needs one, set "apiKey" in %s of %s`, m.BaseURL, section, path)
 }

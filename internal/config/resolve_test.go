@@ -29,7 +29,7 @@ func TestResolve(t *testing.T) {
 		{name: "base URL means openai", model: `{"baseUrl": "http://127.0.0.1:11434/v1", "id": "llama3.1:8b"}`,
 			provider: "openai", id: "llama3.1:8b"},
 		{name: "base URL without id", model: `{"baseUrl": "http://127.0.0.1:11434/v1"}`,
-			err: `config.json: model.id: name the model to use on http://127.0.0.1:11434/v1, e.g. "id": "llama3.1:8b" in the model section (or pass --model openai/<id>)`},
+			err: `config.json: model.id: name the model to use on http://127.0.0.1:11434/v1, e.g. "id": "llama3.1:8b" (or pass --model openai/<id> for the default)`},
 		{name: "anthropic base URL keeps the default id", model: `{"provider": "anthropic", "baseUrl": "http://127.0.0.1:9/"}`,
 			provider: "anthropic", id: "claude-sonnet-4-5"},
 		{name: "explicit provider ignores the other key", model: `{"provider": "openai"}`, env: map[string]string{"ANTHROPIC_API_KEY": "a"},

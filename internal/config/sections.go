@@ -12,7 +12,7 @@ import (
 
 // The keys of each section, in the order error messages list them.
 var (
-	topKeys     = []string{"model", "sandbox", "retry", "compaction", "customTools", "maxConcurrentRuns", "resume", "health", "approvals", "metrics", "transcription", "adapters", "channels"}
+	topKeys     = []string{"model", "models", "sandbox", "retry", "compaction", "customTools", "maxConcurrentRuns", "resume", "health", "approvals", "metrics", "transcription", "adapters", "channels"}
 	modelKeys   = []string{"provider", "id", "apiKey", "baseUrl", "thinking", "maxTokens", "contextWindow"}
 	sandboxKeys = []string{"type", "container", "isolation", "network", "env"}
 	retryKeys   = []string{"maxRetries", "baseDelayMs", "maxDelayMs"}
@@ -43,6 +43,9 @@ func (d *decoder) config(root *hujson.Value) *Config {
 	if o := top.child("model"); o != nil {
 		d.model(o, &c.Model)
 	}
+	if o := top.child("models"); o != nil {
+		c.Models = d.models(o)
+	}
 	if o := top.child("sandbox"); o != nil {
 		d.sandbox(o, &c.Sandbox)
 	}
@@ -72,10 +75,10 @@ func (d *decoder) config(root *hujson.Value) *Config {
 		c.Transcription = d.transcription(o)
 	}
 	if o := top.child("adapters"); o != nil {
-		c.Adapters = d.adapters(o)
+		c.Adapters = d.adapters(o, c.Models)
 	}
 	if o := top.child("channels"); o != nil {
-		c.Channels = d.channels(o, c.Adapters)
+		c.Channels = d.channels(o, c.Adapters, c.Models)
 	}
 	d.healthBesideAdapters(c)
 	top.finish(topKeys...)
@@ -184,7 +187,7 @@ func (d *decoder) retry(o *object, r *Retry) {
 	}
 }
 
-func (d *decoder) adapters(o *object) []AdapterEntry {
+func (d *decoder) adapters(o *object, models map[string]Model) []AdapterEntry {
 	var out []AdapterEntry
 	for _, m := range o.members() {
 		name := memberName(m)
@@ -193,7 +196,7 @@ func (d *decoder) adapters(o *object) []AdapterEntry {
 			d.fail(path, "adapter names may use only letters, digits, \"-\" and \"_\" (1 to 64 characters), because they name directories")
 			continue
 		}
-		if a, ok := d.adapterEntry(&m.Value, path, name); ok {
+		if a, ok := d.adapterEntry(&m.Value, path, name, models); ok {
 			out = append(out, a)
 		}
 	}
@@ -202,7 +205,7 @@ func (d *decoder) adapters(o *object) []AdapterEntry {
 }
 
 // adapterEntry decodes the entry of the adapter called name.
-func (d *decoder) adapterEntry(v *hujson.Value, path, name string) (AdapterEntry, bool) {
+func (d *decoder) adapterEntry(v *hujson.Value, path, name string, models map[string]Model) (AdapterEntry, bool) {
 	a := AdapterEntry{Name: name, Busy: BusyReject}
 	o, ok := d.object(v, path)
 	if !ok {
@@ -247,6 +250,9 @@ func (d *decoder) adapterEntry(v *hujson.Value, path, name string) (AdapterEntry
 	}
 	if ao := o.child("approvals"); ao != nil {
 		d.approvals(ao, &a.Approvals)
+	}
+	if m, ok := d.modelRef(o, models); ok {
+		a.Model = m
 	}
 	keys := slices.Clip(commonAdapterKeys)
 	if p.Groups != nil {

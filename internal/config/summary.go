@@ -31,6 +31,7 @@ func (c *Config) Summary() string {
 	if m.MaxTokens > 0 || m.ContextWindow > 0 {
 		fmt.Fprintf(&b, "limits:   max tokens %s, context window %s\n", orCatalog(m.MaxTokens), orCatalog(m.ContextWindow))
 	}
+	b.WriteString(c.modelsSummary())
 	fmt.Fprintf(&b, "sandbox:  %s\n", c.sandboxSummary())
 	r := c.Retry
 	if r.MaxRetries == 0 {

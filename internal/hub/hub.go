@@ -52,6 +52,10 @@ type Hub struct {
 	waiting      waiting
 	leftRequests leftRequests
 
+	// modelFor is config.json's model for a channel; cost answers /cost (commands.go).
+	modelFor func(adapter, channel string) string
+	cost     func(adapter, channel string) string
+
 	// presence remembers whether an adapter's admins are in a group, for "groups": "admins";
 	// departures, which groups mom is leaving or has left.
 	presence   *presence
@@ -74,7 +78,8 @@ type Hub struct {
 	mu       sync.Mutex
 	adapters map[string]*member
 	queues   map[string]*queue
-	refused  map[refusal]bool // people and groups already told that mom will not work for them
+	refused  map[refusal]bool   // people and groups already told that mom will not work for them
+	lastRun  map[string]lastRun // how each channel's last run ended, for /status
 	closed   bool
 	idle     chan struct{} // closed when the last queue empties; nil while idle
 }
@@ -101,6 +106,11 @@ type Options struct {
 	// never asks. Sandbox is the sandbox's type, on which "ask-host" asks.
 	Approvals func(adapter, channel string) config.Approvals
 	Sandbox   string
+	// ModelFor names the model config.json gives a channel's runs ("" for the default);
+	// `/model` in the chat overrides it. Nil runs every channel on the default.
+	ModelFor func(adapter, channel string) string
+	// Cost answers `/cost` for a channel; nil says spending is not tracked.
+	Cost func(adapter, channel string) string
 	// Observer hears of runs and busy replies, for metrics; nil for none.
 	Observer Observer
 	// Transcriber transcribes voice notes before they are logged; nil for none.
@@ -144,7 +154,8 @@ func New(st *store.Store, r Runner, log *slog.Logger, opts Options) *Hub {
 	return &Hub{
 		store: st, runner: r, log: log, ctx: ctx, cancel: cancel, started: time.Now(),
 		slots: newSlots(opts.MaxConcurrentRuns), waitNotice: opts.WaitNotice, resumeWithin: opts.ResumeWithin,
-		approvalsFor: opts.Approvals, sandbox: opts.Sandbox,
+		approvalsFor: opts.Approvals, sandbox: opts.Sandbox, modelFor: opts.ModelFor, cost: opts.Cost,
+		lastRun:  make(map[string]lastRun),
 		adapters: make(map[string]*member),
 		queues:   make(map[string]*queue),
 		refused:  make(map[refusal]bool),
@@ -213,6 +224,7 @@ func (h *Hub) Receive(ctx context.Context, adapter string, m chat.Message) error
 		h.answerLate(j)
 	case isStop(m.Text):
 		h.stop(mem, ch, m)
+	case h.command(mem, ch, m):
 	default:
 		h.trigger(mem, ch, j)
 	}

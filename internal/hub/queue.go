@@ -34,6 +34,9 @@ type job struct {
 	reuseAt chat.Place
 	// waited says the trigger was sent while mom was down or starting, and is answered late.
 	waited bool
+	// control, when set, is done in the job's turn instead of a run: a chat command that must
+	// not overlap the channel's runs (/new, /compact).
+	control func(ctx context.Context)
 }
 
 // queue is a channel's line of runs. It exists while the channel has a run going or waiting;
@@ -152,6 +155,8 @@ func (h *Hub) work(key string) {
 
 		granted := h.await(slot, j)
 		switch {
+		case granted && h.ctx.Err() == nil && j.control != nil:
+			j.control(h.ctx)
 		case granted && h.ctx.Err() == nil:
 			h.run(j, slot)
 			h.slots.leave(slot)
@@ -222,6 +227,7 @@ func (h *Hub) run(j job, slot *ticket) {
 	res := h.runner.HandleMessage(h.ctx, agent.Request{
 		ChannelDir: j.ch, Trigger: j.msg, LogEnd: j.logEnd, Context: h.channelContext(j.mem, j.msg),
 		Sink: h.observed(j, reply.Event), Upload: reply.Upload, Waited: j.waited, Approver: h.approver(j),
+		Model: h.channelModel(j.mem, j.ch),
 	})
 	// The reply's last platform calls must finish even when mom is shutting down, so people
 	// see how the run ended; they get a few seconds of their own.
@@ -232,6 +238,7 @@ func (h *Hub) run(j job, slot *ticket) {
 	}
 	h.mu.Lock()
 	closing := h.closed
+	h.lastRun[j.ch.Key()] = lastRun{reason: string(res.StopReason), err: res.ErrorMessage, at: time.Now()}
 	h.mu.Unlock()
 	if res.StopReason != llm.StopAborted || !closing {
 		// A run that mom's own shutdown aborted is left unfinished in the journal, so that

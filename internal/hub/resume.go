@@ -73,7 +73,7 @@ func (h *Hub) startEntry(j job) store.RunEntry {
 // starts does not lose it. A wake-up is not noted: its file stays until it has run. Nor is a
 // run started again, which has its start line already.
 func (h *Hub) journalQueued(j job) {
-	if j.wakeUp || j.attempt > 1 {
+	if j.wakeUp || j.attempt > 1 || j.control != nil {
 		return
 	}
 	trigger := j.msg

@@ -155,7 +155,7 @@ func removeKey(es []ApprovalEntry, key string) []ApprovalEntry {
 // approvalsPath is the directory of an adapter's approval journals and the file name of a
 // channel's.
 func (s *Store) approvalsPath(adapter, channelID string) (confined.Dir, string, error) {
-	return s.hostJournalPath(approvalsDir, adapter, channelID)
+	return s.hostFile(approvalsDir, adapter, channelID, ".jsonl")
 }
 
 // PendingApprovals lists the requests that the approval journals show asked and never

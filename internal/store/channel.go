@@ -3,7 +3,9 @@ package store
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"sync"
+	"time"
 
 	"github.com/mom-agent/mom/internal/confined"
 	"github.com/mom-agent/mom/internal/jsonl"
@@ -140,4 +142,37 @@ func (c *ChannelDir) close() error {
 		c.sess = nil
 	}
 	return errors.Join(errs...)
+}
+
+// NewSession sets the channel's context.jsonl aside as context.jsonl.<time> and starts an
+// empty one (`/new`): the model starts afresh, while log.jsonl, the channel's history, stays
+// as it is. It returns the new session and the old file's name. The caller makes sure no run
+// uses the session meanwhile.
+func (c *ChannelDir) NewSession() (*session.Session, string, error) {
+	c.sessMu.Lock()
+	defer c.sessMu.Unlock()
+	if err := c.ready(); err != nil {
+		return nil, "", err
+	}
+	c.mu.Lock()
+	old := c.sess
+	c.sess = nil
+	c.mu.Unlock()
+	if old != nil {
+		if err := old.Close(); err != nil {
+			return nil, "", fmt.Errorf("close the context of channel %s: %w", c.Key(), err)
+		}
+	}
+	aside := "context.jsonl." + time.Now().UTC().Format("20060102T150405.000Z")
+	if err := c.fs.Rename("context.jsonl", aside); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, "", fmt.Errorf("set the context of channel %s aside: %w", c.Key(), err)
+	}
+	s, err := session.Open(c.fs, "context.jsonl", c.dir, session.WithFlusher(c.store.flusher))
+	if err != nil {
+		return nil, "", err
+	}
+	c.mu.Lock()
+	c.sess = s
+	c.mu.Unlock()
+	return s, aside, nil
 }

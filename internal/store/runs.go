@@ -113,12 +113,13 @@ func (c *ChannelDir) journalFile() (*jsonl.File, error) {
 
 // journalPath is the directory of an adapter's run journals and the file name of a channel's.
 func (s *Store) journalPath(adapter, channelID string) (confined.Dir, string, error) {
-	return s.hostJournalPath(runsDir, adapter, channelID)
+	return s.hostFile(runsDir, adapter, channelID, ".jsonl")
 }
 
-// hostJournalPath is the directory of an adapter's journals of one kind (base: runs,
-// approvals) in the data directory, outside the workspace, and the file name of a channel's.
-func (s *Store) hostJournalPath(base, adapter, channelID string) (confined.Dir, string, error) {
+// hostFile is the directory of an adapter's files of one kind (base: runs, approvals,
+// state) in the data directory, outside the workspace, and the name of a channel's, which
+// ends in ext.
+func (s *Store) hostFile(base, adapter, channelID, ext string) (confined.Dir, string, error) {
 	a, err := PathComponent(adapter)
 	if err != nil {
 		return confined.Dir{}, "", fmt.Errorf("adapter name %q: %w", adapter, err)
@@ -127,7 +128,7 @@ func (s *Store) hostJournalPath(base, adapter, channelID string) (confined.Dir, 
 	if err != nil {
 		return confined.Dir{}, "", fmt.Errorf("channel id %q: %w", channelID, err)
 	}
-	return confined.Root(s.dataDir).Join(base, a), id + ".jsonl", nil
+	return confined.Root(s.dataDir).Join(base, a), id + ext, nil
 }
 
 // UnfinishedRuns lists, channel after channel, the runs the journals had no end for at the
