@@ -24,6 +24,8 @@ type AdapterEntry struct {
 	Busy BusyPolicy
 	// Approvals narrow the top level's approval settings for this adapter's channels.
 	Approvals Approvals
+	// Limits cap what the adapter's channels spend together (see Limits).
+	Limits Limits
 
 	// Options are the platform's own settings, from the entry's other keys. Their type
 	// belongs to the platform's package, which reads them back when it builds the adapter.

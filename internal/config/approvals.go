@@ -76,12 +76,14 @@ func (a Approvers) String() string {
 type ChannelSettings struct {
 	// Approvals override the adapter's and the top level's, key by key.
 	Approvals Approvals
+	// Limits cap what the channel spends (see Limits).
+	Limits Limits
 }
 
 var (
 	approvalKeys  = []string{"mode", "approvers", "timeoutMinutes", "allow"}
 	approvalModes = []string{ApprovalsOff, ApprovalsAsk, ApprovalsAskHost}
-	channelKeys   = []string{"approvals"}
+	channelKeys   = []string{"approvals", "limits"}
 )
 
 // Merge returns a with every key that narrower sets replaced by narrower's.
@@ -187,6 +189,9 @@ func (d *decoder) channels(o *object, adapters []AdapterEntry) map[string]Channe
 		var cs ChannelSettings
 		if ao := co.child("approvals"); ao != nil {
 			d.approvals(ao, &cs.Approvals)
+		}
+		if lo := co.child("limits"); lo != nil {
+			d.limits(lo, &cs.Limits)
 		}
 		co.finish(channelKeys...)
 		out[key] = cs
