@@ -6,7 +6,6 @@ import (
 
 	"github.com/mom-agent/mom/internal/config"
 	"github.com/mom-agent/mom/internal/llm"
-	"github.com/mom-agent/mom/internal/render"
 )
 
 // limit is one cap that holds for a call: US dollars or tokens of one scope in one period.
@@ -84,9 +83,17 @@ func (c limit) cap() float64 {
 // amount writes n in the cap's unit: "$16.40", "800,000 tokens".
 func (c limit) amount(n float64) string {
 	if c.money() {
-		return render.Cost(n)
+		return dollars(n)
 	}
 	return config.Count(int(n)) + " tokens"
+}
+
+// dollars writes what was spent to the cent, or to a hundredth of a cent below one.
+func dollars(v float64) string {
+	if v > 0 && v < 0.01 {
+		return fmt.Sprintf("$%.4f", v)
+	}
+	return fmt.Sprintf("$%.2f", v)
 }
 
 // what names the cap: "daily limit of $20 for this workspace".

@@ -30,14 +30,14 @@ func (g *Guard) CostReport(adapter, channel, user string, now time.Time) string 
 	line := func(s scope) string {
 		day := get(s, false)
 		return fmt.Sprintf("%s today (%s tokens, %d calls), %s this month",
-			render.Cost(day.USD), render.Tokens(day.Tokens), day.Calls, render.Cost(get(s, true).USD))
+			dollars(day.USD), render.Tokens(day.Tokens), day.Calls, dollars(get(s, true).USD))
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "**Spent** (days start at 00:00 %s)\n", loc)
 	fmt.Fprintf(&b, "- This channel: %s\n", line(scope{kind: channelScope, adapter: adapter, id: channel}))
 	fmt.Fprintf(&b, "- All channels: %s\n", line(scope{kind: workspace}))
 	if user != "" {
-		fmt.Fprintf(&b, "- You: %s today\n", render.Cost(get(scope{kind: personScope, adapter: adapter, id: user}, false).USD))
+		fmt.Fprintf(&b, "- You: %s today\n", dollars(get(scope{kind: personScope, adapter: adapter, id: user}, false).USD))
 	}
 	if len(limits) == 0 {
 		b.WriteString("\nNo spending caps (\"limits\" in config.json sets them).")

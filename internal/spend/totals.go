@@ -1,6 +1,9 @@
 package spend
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // Total is what the calls of one scope cost in one period.
 type Total struct {
@@ -90,10 +93,16 @@ type totals struct {
 }
 
 func newTotals(zones []*time.Location) *totals {
-	if len(zones) == 0 {
-		zones = []*time.Location{time.UTC}
+	t := &totals{sums: make(map[period]map[scope]Total)}
+	for _, z := range zones {
+		if !slices.ContainsFunc(t.zones, func(y *time.Location) bool { return y.String() == z.String() }) {
+			t.zones = append(t.zones, z) // a zone twice would count every call twice
+		}
 	}
-	return &totals{zones: zones, sums: make(map[period]map[scope]Total)}
+	if len(t.zones) == 0 {
+		t.zones = []*time.Location{time.UTC}
+	}
+	return t
 }
 
 // add counts r in its day and month in every zone, and reports whether one of them is a
