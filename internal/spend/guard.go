@@ -119,6 +119,9 @@ func (g *Guard) record(ctx context.Context, o llm.Origin, req *llm.Request, msg 
 	if r.Model == "" {
 		r.Model = req.Model.ID
 	}
+	if r.WakeUp != "" {
+		r.User = "" // the agent names a wake-up's sender, who is nobody
+	}
 	if r.tokens() == 0 && r.Usage.Cost.Total == 0 {
 		return // nothing was paid for: the call failed before the model answered
 	}

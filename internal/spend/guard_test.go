@@ -177,8 +177,8 @@ func TestGuardPeopleAndWakeUps(t *testing.T) {
 	t.Parallel()
 	w := newGuardWorld(t, config.ChannelLimits{Adapter: config.Limits{DailyUSD: 3}, PerUserDailyUSD: 0.5}, false)
 	bea := llm.Origin{Adapter: "tg", Channel: "G", User: "bea"}
-	nightly := llm.Origin{Adapter: "tg", Channel: "G", WakeUp: "nightly.json"}
-	otherNightly := llm.Origin{Adapter: "tg", Channel: "H", WakeUp: "nightly.json"}
+	nightly := llm.Origin{Adapter: "tg", Channel: "G", User: "EVENT", WakeUp: "nightly.json"} // the agent names the sender of a wake-up
+	otherNightly := llm.Origin{Adapter: "tg", Channel: "H", User: "EVENT", WakeUp: "nightly.json"}
 	compact := llm.Origin{Adapter: "tg", Channel: "G"}
 	steps := []struct {
 		who     llm.Origin

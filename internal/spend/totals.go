@@ -57,14 +57,15 @@ func scopesOf(r Record) []scope {
 	return out
 }
 
-// personOf is the scope of the person a call is capped as: the person who started the run,
-// else the channel's wake-ups; false for a call made for nobody (`mom compact`).
+// personOf is the scope of the person a call is capped as: the channel's wake-ups for a
+// run a wake-up started (whose trigger may name a sender, "EVENT", that is nobody), else
+// the person who started the run; false for a call made for nobody (`mom compact`).
 func personOf(adapter, channel, user, wakeUp string) (scope, bool) {
 	switch {
-	case user != "":
-		return scope{kind: personScope, adapter: adapter, id: user}, true
 	case wakeUp != "" && channel != "":
 		return scope{kind: wakeUpScope, adapter: adapter, id: channel}, true
+	case user != "":
+		return scope{kind: personScope, adapter: adapter, id: user}, true
 	}
 	return scope{}, false
 }

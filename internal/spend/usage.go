@@ -88,10 +88,10 @@ func groupOf(r Record, by string, loc *time.Location) string {
 	switch by {
 	case "person":
 		switch {
-		case r.User != "":
-			return r.Adapter + "/" + r.User
 		case r.WakeUp != "":
 			return "wake-ups in " + r.Adapter + "/" + r.Channel
+		case r.User != "":
+			return r.Adapter + "/" + r.User
 		}
 		return "(nobody: " + r.Adapter + "/" + r.Channel + ")"
 	case "model":
