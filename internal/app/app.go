@@ -130,9 +130,7 @@ func (a *App) build(opts Options) error {
 	if err := a.startCustomTools(opts.Environ); err != nil {
 		return err
 	}
-	if err := a.openLedger(); err != nil {
-		return err
-	}
+	a.openLedger()
 	hint := a.Config.MissingKeyHint()
 	var provider llm.Provider
 	if hint != "" {
@@ -290,17 +288,18 @@ func (a *App) startCustomTools(environ []string) error {
 
 // openLedger opens the spending ledger and the guard that checks model calls against the
 // caps. A cap's warning is posted in the channel whose call crossed 80% of it.
-func (a *App) openLedger() error {
-	ledger, err := spend.Open(a.Store.DataDir(), a.Config.LimitZones(), time.Now())
-	if err != nil {
-		return err
-	}
+func (a *App) openLedger() {
+	ledger := spend.Open(a.Store.DataDir(), a.Config.LimitZones(), time.Now())
+	go func() {
+		if err := ledger.Wait(); err != nil {
+			a.Log.Error("could not read all of the spending ledger: the caps count only what was read", "err", err)
+		}
+	}()
 	a.ledger = ledger
 	a.Spend = spend.New(spend.Options{
 		Ledger: ledger, Limits: a.Config.LimitsFor, Log: a.Log,
 		Warn: func(_ context.Context, adapter, channel, text string) { a.Hub.Notify(adapter, channel, text) },
 	})
-	return nil
 }
 
 // transcriber is the speech-to-text client of config.json's "transcription", or nil (an

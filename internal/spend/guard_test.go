@@ -37,11 +37,8 @@ func newGuardWorld(t *testing.T, limits config.ChannelLimits, local bool) *guard
 	srv := fakellm.New(fakellm.WithAPIKey("k"))
 	t.Cleanup(srv.Close)
 	w := &guardWorld{t: t, llm: srv, dataDir: t.TempDir(), now: time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC)}
-	var err error
 	zones := []*time.Location{limits.Workspace.Location(), limits.Adapter.Location(), limits.Channel.Location()}
-	if w.ledger, err = Open(w.dataDir, zones, w.now); err != nil {
-		t.Fatal(err)
-	}
+	w.ledger = Open(w.dataDir, zones, w.now)
 	t.Cleanup(func() { w.ledger.Close() })
 	w.guard = New(Options{
 		Ledger: w.ledger, Limits: func(string, string) config.ChannelLimits { return limits },

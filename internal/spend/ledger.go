@@ -49,6 +49,10 @@ func fileName(t time.Time) string {
 type Ledger struct {
 	dir     confined.Dir
 	flusher *jsonl.Flusher
+	// loaded is closed once the totals are summed from the files, and loadErr set if that
+	// failed. Everything that reads or adds to the totals waits for it first.
+	loaded  chan struct{}
+	loadErr error
 
 	mu     sync.Mutex
 	file   *jsonl.File // the current month's, opened at the first Add
@@ -57,9 +61,12 @@ type Ledger struct {
 }
 
 // Open opens the ledger in the data directory dataDir and sums the current day and month of
-// each of zones (UTC when there are none) from its files, as of now.
-func Open(dataDir string, zones []*time.Location, now time.Time) (*Ledger, error) {
-	l := &Ledger{dir: confined.Root(dataDir).Join(Dir), totals: newTotals(zones)}
+// each of zones (UTC when there are none) from its files, as of now. The files are read in
+// the background, so that start-up does not wait for a long month's ledger; the first check,
+// call recorded or report waits for them instead (Wait).
+func Open(dataDir string, zones []*time.Location, now time.Time) *Ledger {
+	l := &Ledger{dir: confined.Root(dataDir).Join(Dir), totals: newTotals(zones), loaded: make(chan struct{}),
+		flusher: jsonl.NewFlusher(0)}
 	earliest := now
 	for _, z := range l.totals.zones {
 		local := now.In(z)
@@ -67,18 +74,25 @@ func Open(dataDir string, zones []*time.Location, now time.Time) (*Ledger, error
 			earliest = start
 		}
 	}
-	if err := l.load(earliest, now); err != nil {
-		return nil, err
-	}
-	l.totals.prune(now)
-	l.flusher = jsonl.NewFlusher(0)
-	return l, nil
+	go func() {
+		defer close(l.loaded)
+		l.loadErr = l.load(earliest, now)
+		l.totals.prune(now)
+	}()
+	return l
+}
+
+// Wait waits until the totals are summed from the files, and returns what went wrong reading
+// them: the totals then count only the lines read before the problem.
+func (l *Ledger) Wait() error {
+	<-l.loaded
+	return l.loadErr
 }
 
 // load sums the calls made from since to now. The files are read backwards, newest first,
 // and only as far back as since: lines are appended in time order, so the rest of a file is
-// older (a month's file is read in full only in a zone whose month began in the previous
-// month's file).
+// older. Of the previous UTC month's file only the end is read, where a zone ahead of UTC
+// has begun its month.
 func (l *Ledger) load(since, now time.Time) error {
 	for m := time.Date(now.UTC().Year(), now.UTC().Month(), 1, 0, 0, 0, 0, time.UTC); !m.Before(monthStartUTC(since)); m = m.AddDate(0, -1, 0) {
 		name := fileName(m)
@@ -124,6 +138,7 @@ func (l *Ledger) Add(r Record) error {
 // add is Add, calling look, when not nil, with the totals just after r is counted: looking
 // within the same lock tells each of two calls that end at once what it added.
 func (l *Ledger) add(r Record, look func(get func(scope, period) Total)) error {
+	<-l.loaded // lines appended while the files are read would be counted twice
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if r.At.IsZero() {
@@ -171,6 +186,7 @@ func (l *Ledger) fileFor(t time.Time) (*jsonl.File, error) {
 
 // spent returns what the calls of s cost in p so far.
 func (l *Ledger) spent(s scope, p period) Total {
+	<-l.loaded
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.totals.get(s, p)
@@ -178,6 +194,7 @@ func (l *Ledger) spent(s scope, p period) Total {
 
 // Close flushes the ledger to disk and closes it.
 func (l *Ledger) Close() error {
+	<-l.loaded
 	l.flusher.Close()
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -34,10 +34,7 @@ func TestLedgerTotalsSurviveReopen(t *testing.T) {
 	kiritimati := mustZone(t, "Pacific/Kiritimati") // UTC+14: its December begins on 30 November, UTC
 	zones := []*time.Location{time.UTC, kiritimati}
 	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
-	l, err := Open(dir, zones, now)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := Open(dir, zones, now)
 	for _, r := range []Record{
 		call(time.Date(2026, 11, 15, 9, 0, 0, 0, time.UTC), 5, 500),  // November everywhere
 		call(time.Date(2026, 11, 30, 11, 0, 0, 0, time.UTC), 2, 200), // 1 December in Kiritimati
@@ -83,8 +80,8 @@ func TestLedgerTotalsSurviveReopen(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	l, err = Open(dir, zones, now)
-	if err != nil {
+	l = Open(dir, zones, now)
+	if err := l.Wait(); err != nil {
 		t.Fatal(err)
 	}
 	defer l.Close()
@@ -108,10 +105,7 @@ func TestLedgerNewDay(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	start := time.Date(2026, 11, 29, 23, 59, 0, 0, time.UTC)
-	l, err := Open(dir, nil, start)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := Open(dir, nil, start)
 	defer l.Close()
 	ws := scope{kind: workspace}
 	for i, at := range []time.Time{start, start.Add(2 * time.Minute), start.Add(24*time.Hour + 2*time.Minute)} {
