@@ -6,6 +6,7 @@
 //	mom events <data-dir> [--next N] [--from time]
 //	mom download <data-dir> <adapter>/<channel>
 //	mom compact <data-dir> <adapter>/<channel>
+//	mom usage <data-dir> [--by channel|person|model|day] [--since 2026-11-01]
 //	mom import <old-data-dir> <data-dir> --adapter <name> [--merge]
 //	mom <platform command> ...
 //	mom version
@@ -70,6 +71,8 @@ func run(ctx context.Context, args []string, std stdio) int {
 		err = cmdCompact(ctx, args[1:], std)
 	case "approvals":
 		err = cmdApprovals(args[1:], std)
+	case "usage":
+		err = cmdUsage(args[1:], std)
 	case "import":
 		err = cmdImport(ctx, args[1:], std)
 	case "version", "--version", "-version":
@@ -128,6 +131,8 @@ const usageCommands = `Usage:
   mom download <data-dir> <adapter>/<channel>    print a channel's history as text
   mom compact <data-dir> <adapter>/<channel>     summarize a channel's context now (mom stopped)
   mom approvals <data-dir> <adapter>/<channel>   list what is allowed always there [--remove key]
+  mom usage <data-dir> [--by channel|person|model|day] [--since 2026-11-01]
+                                                 what model calls cost (see Spending caps)
   mom import <old-dir> <data-dir> --adapter <name> [--merge]
                                                  bring a data directory of pi's original mom over
 `

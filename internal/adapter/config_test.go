@@ -49,7 +49,7 @@ func TestParseAdapterErrors(t *testing.T) {
 		{
 			name: "unknown adapter key",
 			in:   `{"adapters": {"terminal": {"type": "cli", "bussy": "queue"}}}`,
-			want: `config.json: adapters.terminal: unknown key "bussy"; did you mean "busy"? (known keys: type, busy, admins, dm, approvals, model)`,
+			want: `config.json: adapters.terminal: unknown key "bussy"; did you mean "busy"? (known keys: type, busy, admins, dm, approvals, model, limits)`,
 		},
 		{
 			name: "missing type",

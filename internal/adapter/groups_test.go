@@ -72,7 +72,7 @@ func TestGroupPolicyErrors(t *testing.T) {
 		{`{"type": "web", "groups": "admins"}`,
 			`adapters.t.groups: "admins" cannot work here: everyone with the web chat's token is in every one of its channels (use "everyone", "none" or a list of ids)`},
 		{`{"type": "cli", "groups": "none"}`,
-			`adapters.t: unknown key "groups" (known keys: type, busy, admins, dm, approvals, model)`},
+			`adapters.t: unknown key "groups" (known keys: type, busy, admins, dm, approvals, model, limits)`},
 	}
 	for _, tt := range tests {
 		_, err := parse([]byte(`{"adapters": {"t": `+tt.in+`}}`), "config.json", noEnv)

@@ -147,8 +147,11 @@ var ErrBusy = errors.New("a run is already in progress in this channel")
 // panics on a model's or tool's failure, which end the run with StopReason error instead.
 func (a *Agent) HandleMessage(ctx context.Context, req Request) (res Result) {
 	key := req.ChannelDir.Key()
-	ctx = llm.WithOrigin(ctx, llm.Origin{Adapter: req.ChannelDir.Adapter(), Channel: req.ChannelDir.ID(),
-		User: req.Trigger.Sender.ID, WakeUp: req.Trigger.WakeUpFile()})
+	origin := llm.Origin{Adapter: req.ChannelDir.Adapter(), Channel: req.ChannelDir.ID(), WakeUp: req.Trigger.WakeUpFile()}
+	if origin.WakeUp == "" { // a wake-up's sender is a stand-in, not a person
+		origin.User = req.Trigger.Sender.ID
+	}
+	ctx = llm.WithOrigin(ctx, origin)
 	ctx, active, err := a.begin(ctx, key)
 	if err != nil {
 		return a.fail(req.Sink, err)

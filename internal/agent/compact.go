@@ -168,7 +168,10 @@ func (s summarizer) Summarize(ctx context.Context, system, prompt string, maxTok
 // make it.
 func (a *Agent) Compact(ctx context.Context, ch *store.ChannelDir, model, focus string, sink run.Sink) (run.CompactionInfo, error) {
 	key := ch.Key()
-	ctx = llm.WithOrigin(ctx, llm.Origin{Adapter: ch.Adapter(), Channel: ch.ID()})
+	if _, ok := llm.OriginOf(ctx); !ok {
+		// The summary is paid for by the channel, and capped with its spend.
+		ctx = llm.WithOrigin(ctx, llm.Origin{Adapter: ch.Adapter(), Channel: ch.ID()})
+	}
 	ctx, active, err := a.begin(ctx, key)
 	if err != nil {
 		return run.CompactionInfo{}, err

@@ -24,6 +24,7 @@ import (
 	"github.com/mom-agent/mom/internal/llm/anthropic"
 	"github.com/mom-agent/mom/internal/llm/openai"
 	"github.com/mom-agent/mom/internal/metrics"
+	"github.com/mom-agent/mom/internal/spend"
 	"github.com/mom-agent/mom/internal/store"
 	"github.com/mom-agent/mom/internal/tools"
 	"github.com/mom-agent/mom/internal/transcribe"
@@ -57,11 +58,16 @@ type App struct {
 	Hub    *hub.Hub
 	// Metrics counts what mom does, for GET /metrics.
 	Metrics *metrics.Metrics
+	// Spend checks every model call against config.json's "limits" and records its cost in
+	// the ledger (<data>/spend); its CostReport answers /cost.
+	Spend *spend.Guard
 	// Platforms is the registry the adapters are built through.
 	Platforms *adapter.Registry
 
 	// custom runs the custom tools' MCP servers and watches their folders.
 	custom *customtools.Registry
+	// ledger is Spend's, closed with the app.
+	ledger *spend.Ledger
 	unlock func()
 	// stops undoes Serve, last step first.
 	stops []func()
@@ -118,12 +124,13 @@ func (a *App) build(opts Options) error {
 	if err := a.startCustomTools(opts.Environ); err != nil {
 		return err
 	}
+	a.openLedger()
 	hint := a.Config.MissingKeyHint()
 	var provider llm.Provider
 	if hint != "" {
 		fmt.Fprintln(opts.Stderr, hint)
 	} else {
-		provider = a.Metrics.Provider(newProvider(m, a.Log))
+		provider = a.provider(m)
 	}
 	a.Agent = agent.New(st, agent.Options{
 		Provider: provider, NoProviderHint: hint, RefusedKeyHint: a.Config.RefusedKeyHint(), Models: a.namedModels(),
@@ -142,6 +149,9 @@ func (a *App) build(opts Options) error {
 	a.Hub = hub.New(st, a.Agent, a.Log, hub.Options{
 		MaxConcurrentRuns: a.Config.MaxConcurrentRuns, ResumeWithin: a.Config.Resume.Within,
 		Approvals: a.Config.ApprovalsFor, Sandbox: a.Config.Sandbox.Type, ModelFor: a.Config.ModelFor,
+		Cost: func(adapter, channel, user string) string {
+			return a.Spend.CostReport(adapter, channel, user, time.Now())
+		},
 		Observer: a.Metrics, Transcriber: a.transcriber(),
 	})
 	a.Metrics.WatchLoad(func() metrics.Load {
@@ -232,6 +242,12 @@ func (a *App) close() {
 		a.custom.Stop()
 		a.custom = nil
 	}
+	if a.ledger != nil {
+		if err := a.ledger.Close(); err != nil {
+			a.Log.Error("could not flush the spending ledger", "err", err)
+		}
+		a.ledger = nil
+	}
 	if a.Store != nil {
 		if err := a.Store.Close(); err != nil {
 			a.Log.Error("could not flush files", "err", err)
@@ -265,6 +281,22 @@ func (a *App) startCustomTools(environ []string) error {
 	})
 	a.custom.Start(context.Background())
 	return nil
+}
+
+// openLedger opens the spending ledger and the guard that checks model calls against the
+// caps. A cap's warning is posted in the channel whose call crossed 80% of it.
+func (a *App) openLedger() {
+	ledger := spend.Open(a.Store.DataDir(), a.Config.LimitZones(), time.Now())
+	go func() {
+		if err := ledger.Wait(); err != nil {
+			a.Log.Error("could not read all of the spending ledger: the caps count only what was read", "err", err)
+		}
+	}()
+	a.ledger = ledger
+	a.Spend = spend.New(spend.Options{
+		Ledger: ledger, Limits: a.Config.LimitsFor, Log: a.Log,
+		Warn: func(_ context.Context, adapter, channel, text string) { a.Hub.Notify(adapter, channel, text) },
+	})
 }
 
 // transcriber is the speech-to-text client of config.json's "transcription", or nil (an

@@ -29,11 +29,16 @@ func (a *App) namedModels() map[string]agent.ModelChoice {
 			NoProviderHint: a.Config.MissingKeyHintFor(name), RefusedKeyHint: a.Config.RefusedKeyHintFor(name),
 		}
 		if c.NoProviderHint == "" {
-			c.Provider = a.Metrics.Provider(newProvider(m, a.Log))
+			c.Provider = a.provider(m)
 		} else {
 			a.Log.Warn("a model in config.json has no API key; channels that use it cannot run", "name", name)
 		}
 		out[name] = c
 	}
 	return out
+}
+
+// provider is the model's client, its calls capped and recorded (Spend) and counted (Metrics).
+func (a *App) provider(m config.Model) llm.Provider {
+	return a.Spend.Provider(a.Metrics.Provider(newProvider(m, a.Log)))
 }

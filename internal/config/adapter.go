@@ -26,6 +26,8 @@ type AdapterEntry struct {
 	Approvals Approvals
 	// Model names the model entry ("models") the adapter's runs use; "" is the default.
 	Model string
+	// Limits cap what the adapter's channels spend together (see Limits).
+	Limits Limits
 
 	// Options are the platform's own settings, from the entry's other keys. Their type
 	// belongs to the platform's package, which reads them back when it builds the adapter.

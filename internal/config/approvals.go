@@ -78,12 +78,14 @@ type ChannelSettings struct {
 	Approvals Approvals
 	// Model names the model entry the channel's runs use; "" leaves it to the adapter.
 	Model string
+	// Limits cap what the channel spends (see Limits).
+	Limits Limits
 }
 
 var (
 	approvalKeys  = []string{"mode", "approvers", "timeoutMinutes", "allow"}
 	approvalModes = []string{ApprovalsOff, ApprovalsAsk, ApprovalsAskHost}
-	channelKeys   = []string{"approvals", "model"}
+	channelKeys   = []string{"approvals", "model", "limits"}
 )
 
 // Merge returns a with every key that narrower sets replaced by narrower's.
@@ -192,6 +194,9 @@ func (d *decoder) channels(o *object, adapters []AdapterEntry, models map[string
 		}
 		if m, ok := d.modelRef(co, models); ok {
 			cs.Model = m
+		}
+		if lo := co.child("limits"); lo != nil {
+			d.limits(lo, &cs.Limits)
 		}
 		co.finish(channelKeys...)
 		out[key] = cs

@@ -35,6 +35,9 @@ type Config struct {
 	// Transcription is the speech-to-text server for voice notes ("transcription"); nil
 	// when audio stays a file.
 	Transcription *Transcription
+	// Limits cap what model calls cost in all channels together ("limits"); adapters and
+	// channels add caps of their own (LimitsFor).
+	Limits Limits
 	// Adapters are the entries of the chat connections to start, sorted by name.
 	Adapters []AdapterEntry
 	// Path is the file the config came from (the name given to Parse), for messages.

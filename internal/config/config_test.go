@@ -56,12 +56,12 @@ func TestParseErrors(t *testing.T) {
 		{
 			name: "unknown top-level key",
 			in:   `{"modle": {}}`,
-			want: `config.json: unknown key "modle"; did you mean "model"? (known keys: model, models, sandbox, retry, compaction, customTools, maxConcurrentRuns, resume, health, approvals, metrics, transcription, adapters, channels)`,
+			want: `config.json: unknown key "modle"; did you mean "model"? (known keys: model, models, sandbox, retry, compaction, customTools, maxConcurrentRuns, resume, health, approvals, metrics, transcription, limits, adapters, channels)`,
 		},
 		{
 			name: "unknown top-level key without a near miss",
 			in:   `{"plugins": []}`,
-			want: `config.json: unknown key "plugins" (known keys: model, models, sandbox, retry, compaction, customTools, maxConcurrentRuns, resume, health, approvals, metrics, transcription, adapters, channels)`,
+			want: `config.json: unknown key "plugins" (known keys: model, models, sandbox, retry, compaction, customTools, maxConcurrentRuns, resume, health, approvals, metrics, transcription, limits, adapters, channels)`,
 		},
 		{
 			name: "unknown model key in another case",

@@ -65,7 +65,7 @@ type HealthServer interface {
 }
 
 // commonAdapterKeys are accepted by every adapter type.
-var commonAdapterKeys = []string{"type", "busy", "admins", "dm", "approvals", "model"}
+var commonAdapterKeys = []string{"type", "busy", "admins", "dm", "approvals", "model", "limits"}
 
 // CommonAdapterKeys returns the keys every adapter entry accepts, whatever its type ("groups"
 // joins them for types with Groups), in the order error messages list them.

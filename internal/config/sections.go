@@ -12,7 +12,7 @@ import (
 
 // The keys of each section, in the order error messages list them.
 var (
-	topKeys     = []string{"model", "models", "sandbox", "retry", "compaction", "customTools", "maxConcurrentRuns", "resume", "health", "approvals", "metrics", "transcription", "adapters", "channels"}
+	topKeys     = []string{"model", "models", "sandbox", "retry", "compaction", "customTools", "maxConcurrentRuns", "resume", "health", "approvals", "metrics", "transcription", "limits", "adapters", "channels"}
 	modelKeys   = []string{"provider", "id", "apiKey", "baseUrl", "thinking", "maxTokens", "contextWindow"}
 	sandboxKeys = []string{"type", "container", "isolation", "network", "env"}
 	retryKeys   = []string{"maxRetries", "baseDelayMs", "maxDelayMs"}
@@ -73,6 +73,9 @@ func (d *decoder) config(root *hujson.Value) *Config {
 	}
 	if o := top.child("transcription"); o != nil {
 		c.Transcription = d.transcription(o)
+	}
+	if o := top.child("limits"); o != nil {
+		d.limits(o, &c.Limits)
 	}
 	if o := top.child("adapters"); o != nil {
 		c.Adapters = d.adapters(o, c.Models)
@@ -253,6 +256,9 @@ func (d *decoder) adapterEntry(v *hujson.Value, path, name string, models map[st
 	}
 	if m, ok := d.modelRef(o, models); ok {
 		a.Model = m
+	}
+	if lo := o.child("limits"); lo != nil {
+		d.limits(lo, &a.Limits)
 	}
 	keys := slices.Clip(commonAdapterKeys)
 	if p.Groups != nil {

@@ -54,6 +54,7 @@ func (c *Config) Summary() string {
 	}
 	b.WriteString(c.healthSummary())
 	b.WriteString(c.approvalsSummary())
+	b.WriteString(c.limitsSummary())
 	b.WriteString(c.metricsSummary())
 	b.WriteString(c.transcriptionSummary())
 	if len(c.Adapters) == 0 {

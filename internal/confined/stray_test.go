@@ -31,6 +31,8 @@ var allowed = map[string]string{
 	"internal/config/firstrun.go:EnsureDir":   "the data directory and its config.json",
 	"internal/config/config.go:Load":          "config.json in the data directory",
 	"internal/config/types.go:AdapterTypes":   "config.json in the data directory",
+	"internal/config/limits.go:LimitsZone":    "config.json in the data directory",
+	"cmd/mom/usage.go:cmdUsage":               "the data directory itself",
 	"internal/adapter/web/token.go:loadToken": "web.token in the data directory",
 	"internal/store/lock_unix.go:Lock":        "the lock file in the data directory",
 	"internal/store/store.go:Open":            "creates the data directory itself",

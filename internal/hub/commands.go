@@ -71,7 +71,7 @@ func (h *Hub) command(mem *member, ch *store.ChannelDir, m chat.Message) bool {
 	case "model":
 		h.notice(mem, m, h.modelCommand(mem, ch, m, args))
 	case "cost":
-		h.notice(mem, m, h.costText(mem, ch))
+		h.notice(mem, m, h.costText(mem, ch, m.Sender))
 	case "status":
 		h.notice(mem, m, h.statusText(mem, ch))
 	case "new":
@@ -168,11 +168,11 @@ func (h *Hub) mayConfigure(mem *member, who chat.User) bool {
 }
 
 // costText is /cost's answer.
-func (h *Hub) costText(mem *member, ch *store.ChannelDir) string {
+func (h *Hub) costText(mem *member, ch *store.ChannelDir, who chat.User) string {
 	if h.cost == nil {
 		return "_Spending is not tracked here._"
 	}
-	return h.cost(mem.Name(), ch.ID())
+	return h.cost(mem.Name(), ch.ID(), who.ID)
 }
 
 // statusText is /status's answer: the model, how full the context is, where commands run,

@@ -54,7 +54,7 @@ type Hub struct {
 
 	// modelFor is config.json's model for a channel; cost answers /cost (commands.go).
 	modelFor func(adapter, channel string) string
-	cost     func(adapter, channel string) string
+	cost     func(adapter, channel, user string) string
 
 	// presence remembers whether an adapter's admins are in a group, for "groups": "admins";
 	// departures, which groups mom is leaving or has left.
@@ -109,8 +109,9 @@ type Options struct {
 	// ModelFor names the model config.json gives a channel's runs ("" for the default);
 	// `/model` in the chat overrides it. Nil runs every channel on the default.
 	ModelFor func(adapter, channel string) string
-	// Cost answers `/cost` for a channel; nil says spending is not tracked.
-	Cost func(adapter, channel string) string
+	// Cost answers `/cost` for a channel and the person who asks; nil says spending is
+	// not tracked.
+	Cost func(adapter, channel, user string) string
 	// Observer hears of runs and busy replies, for metrics; nil for none.
 	Observer Observer
 	// Transcriber transcribes voice notes before they are logged; nil for none.

@@ -20,6 +20,10 @@ const (
 	ErrOverflow
 	// ErrInvalid is any other rejected request (400, 404, 422).
 	ErrInvalid
+	// ErrLimit is a call mom itself refused because a spending cap is reached (package
+	// spend). It never reached the provider, and retrying cannot help until the cap
+	// resets or is raised. Its Message is worded for the chat and is the whole error text.
+	ErrLimit
 )
 
 func (k ErrorKind) String() string {
@@ -32,6 +36,8 @@ func (k ErrorKind) String() string {
 		return "overflow"
 	case ErrInvalid:
 		return "invalid"
+	case ErrLimit:
+		return "limit"
 	}
 	return fmt.Sprintf("ErrorKind(%d)", int(k))
 }
@@ -53,6 +59,9 @@ type Error struct {
 
 func (e *Error) Error() string {
 	msg := e.Message
+	if e.Kind == ErrLimit {
+		return msg
+	}
 	if msg == "" && e.Err != nil {
 		msg = e.Err.Error()
 	}
@@ -74,4 +83,10 @@ func Retryable(err error) bool {
 func IsOverflow(err error) bool {
 	var e *Error
 	return errors.As(err, &e) && e.Kind == ErrOverflow
+}
+
+// IsLimit reports whether err is a call refused by a spending cap.
+func IsLimit(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Kind == ErrLimit
 }

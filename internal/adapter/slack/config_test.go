@@ -69,7 +69,7 @@ func TestSlackErrors(t *testing.T) {
 		{
 			name: "unknown key lists the slack keys",
 			in:   `{"adapters": {"acme": {"type": "slack", "botToken": "xoxb-1", "appToken": "xapp-1", "verbosty": "quiet"}}}`,
-			want: `config.json: adapters.acme: unknown key "verbosty"; did you mean "verbosity"? (known keys: type, busy, admins, dm, approvals, model, groups, botToken, appToken, apiUrl, replyIn, verbosity)`,
+			want: `config.json: adapters.acme: unknown key "verbosty"; did you mean "verbosity"? (known keys: type, busy, admins, dm, approvals, model, limits, groups, botToken, appToken, apiUrl, replyIn, verbosity)`,
 		},
 	}
 	for _, tt := range tests {
