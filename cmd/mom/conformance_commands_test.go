@@ -58,6 +58,10 @@ func commandBehaviours() []behaviour {
 		{name: "CommandModelNeedsAnAdmin", needs: []feature{featurePeople}, run: func(s *suite) {
 			s.withLocalModel()
 			s.run(`"busy": "queue"`)
+			// The admin speaks first: where groups are the admins' (Telegram, Discord), that
+			// is what lets the colleague talk to mom there at all.
+			s.mention(s.c.group, s.c.admin, "/status")
+			s.botSays(s.c.group, "sandbox:")
 			s.mention(s.c.group, s.c.user, "/model local")
 			s.botSays(s.c.group, "Only an admin can switch this channel's model.")
 			s.mention(s.c.group, s.c.user, "/model")
