@@ -31,6 +31,11 @@ var (
 	// The web chat's busy notice points to its Stop button.
 	_ hub.StopButton = (*webadapter.Adapter)(nil)
 
+	// A status message a restart left unnamed in the run journal is found where the bot
+	// can read its messages back.
+	_ hub.PostFinder = (*slackadapter.Adapter)(nil)
+	_ hub.PostFinder = (*discordadapter.Adapter)(nil)
+
 	_ render.Typist = (*discordadapter.Adapter)(nil)
 	_ render.Typist = (*tgadapter.Adapter)(nil)
 

@@ -23,7 +23,10 @@ import (
 //     platform can edit) "_Restarted — working on it again…_". Its start line counts the
 //     attempt, so a mom killed again during that run does not try a third time: the next
 //     one gives up and says so in place of the status. An older run has its status message
-//     edited to say it was interrupted and to ask again.
+//     edited to say it was interrupted and to ask again. A status message that mom was
+//     killed in the act of posting (the platform has it, the journal no id) is looked for
+//     on platforms that let the bot read back its messages (findStatus); elsewhere (Telegram)
+//     it stays as it was, and the run, done again, posts a new one.
 //   - A mention or DM sent while mom was down or starting reaches the hub through the
 //     adapters' catch-up or the platform's redelivery, as a message from before start-up.
 //     One that is recent is answered once (answerLate), in its channel's order; one already
@@ -165,6 +168,9 @@ func (h *Hub) resume(ctx context.Context, u store.UnfinishedRun) {
 	trigger := *u.Start.Trigger
 	trigger.ChannelID = u.ChannelID
 	log := h.log.With("channel", ch.Key(), "id", trigger.ID, "attempt", u.Start.Attempt)
+	if u.Started && u.Status == "" {
+		h.findStatus(ctx, mem, ch, trigger, &u)
+	}
 	switch {
 	case !u.Started && trigger.WakeUpFile() == "" && h.recent(trigger.TS):
 		log.Info("answering a message that waited for a run when mom stopped")
