@@ -209,10 +209,15 @@ func (h *Hub) resume(ctx context.Context, u store.UnfinishedRun) {
 }
 
 // finishStatus writes md in place of an interrupted run's status message, where the platform
-// can edit and one was posted; else, when post is set, it posts md as a notice.
+// can edit and one was posted; else, when post is set, it posts md as a notice. An adapter
+// that draws runs itself (Replier: the web chat, the terminal) has no status message that
+// outlives the mom that drew it, so md is always posted there: nothing else would say what
+// became of the run.
 func (h *Hub) finishStatus(ctx context.Context, mem *member, trigger chat.Message, u store.UnfinishedRun, md string, post bool) {
 	d := mem.Dialect()
-	if _, own := mem.Adapter.(Replier); !own && u.Status != "" && d.Edit {
+	_, own := mem.Adapter.(Replier)
+	post = post || own
+	if !own && u.Status != "" && d.Edit {
 		text := md
 		if d.Format != nil {
 			text = d.Format(md)
