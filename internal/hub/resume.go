@@ -16,8 +16,9 @@ import (
 //     with its trigger, before the status message is posted; a status line once it is
 //     posted; an end line when the run is over. A run mom's own shutdown aborts gets no end
 //     line, like one mom was killed in, and neither do the triggers still waiting.
-//   - At start-up, once the adapters are connected, Resume looks at each channel's last run
-//     and at the triggers that waited behind it: a recent one is answered late, in its turn.
+//   - At start-up, once the adapters are connected, Resume looks at each channel's runs that
+//     did not end (usually its last; more when a mom was killed again before it got to them)
+//     and at the triggers that waited behind them: a recent one is answered late, in its turn.
 //     One that did not end is run again from its trigger if the trigger is recent and it was
 //     tried fewer than maxAttempts times, writing in the status message it left (where the
 //     platform can edit) "_Restarted — working on it again…_". Its start line counts the
