@@ -65,5 +65,9 @@ var (
 	_ agent.Membership = (*webadapter.Adapter)(nil)
 )
 
-// The app's own ability (health.go): an adapter that serves HTTP answers the health checks.
-var _ healthServer = (*webadapter.Adapter)(nil)
+// The app's own abilities: an adapter that serves HTTP answers the health checks (health.go);
+// the web chat shows other adapters' cards, such as WhatsApp's QR code (linking.go).
+var (
+	_ healthServer = (*webadapter.Adapter)(nil)
+	_ cardShower   = (*webadapter.Adapter)(nil)
+)
