@@ -16,9 +16,9 @@ import (
 // id: without it, that message would say "Thinking…" for ever.
 type PostFinder interface {
 	// FindPost returns the id of the oldest message the bot posted at at (a channel, or the
-	// thread of at.ThreadOf) since the time since, whose text is exactly text, as the bot
-	// sent it; "" when there is none.
-	FindPost(ctx context.Context, at chat.Place, since time.Time, text string) (string, error)
+	// thread of at.ThreadOf) from since until before until, whose text is exactly text, as
+	// the bot sent it; "" when there is none.
+	FindPost(ctx context.Context, at chat.Place, since, until time.Time, text string) (string, error)
 }
 
 // findTimeout bounds the search for one lost status message: Resume runs while mom starts.
@@ -30,6 +30,9 @@ const findTimeout = 15 * time.Second
 // bot's own message, posted after the trigger where the run posts its status, and still says
 // exactly what a status message says first (its id is noted before the first edit): the
 // usual "Thinking…", a wake-up's "Starting event", or "Restarted" for a run started again.
+// And it was posted before this mom started: a newer run of the channel, started by this
+// mom before Resume got here (a mention its catch-up read), may have a status message that
+// still says the same.
 // Once found, it is noted in the journal, so a mom killed again does not have to look again,
 // and u says where it is.
 func (h *Hub) findStatus(ctx context.Context, mem *member, ch *store.ChannelDir, trigger chat.Message, u *store.UnfinishedRun) {
@@ -44,7 +47,7 @@ func (h *Hub) findStatus(ctx context.Context, mem *member, ch *store.ChannelDir,
 	at, text := render.FirstStatus(mem.Dialect(), trigger, st)
 	ctx, cancel := context.WithTimeout(ctx, findTimeout)
 	defer cancel()
-	id, err := f.FindPost(ctx, at, trigger.TS, text)
+	id, err := f.FindPost(ctx, at, trigger.TS, h.started, text)
 	switch {
 	case err != nil:
 		h.log.Warn("could not look for the status message of an interrupted run", "channel", ch.Key(), "id", trigger.ID, "err", err)

@@ -32,7 +32,7 @@ func (f *findable) Post(ctx context.Context, at chat.Place, text string) (string
 	return id, err
 }
 
-func (f *findable) FindPost(_ context.Context, at chat.Place, _ time.Time, text string) (string, error) {
+func (f *findable) FindPost(_ context.Context, at chat.Place, _, _ time.Time, text string) (string, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.asked++

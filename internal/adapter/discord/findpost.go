@@ -16,10 +16,11 @@ import (
 const findPages = 10
 
 // FindPost finds the bot's own message at at (a channel, or the thread of at.ThreadOf where
-// Post put one) sent since since whose content is text, and returns the oldest one's id, or ""
+// Post put one) sent from since until before until whose content is text, and returns the
+// oldest one's id, or ""
 // (hub.PostFinder: the status message of a run mom was killed in before it noted the id). It
 // reads the channel's messages forwards from since, up to findPages pages.
-func (a *Adapter) FindPost(ctx context.Context, at chat.Place, since time.Time, text string) (string, error) {
+func (a *Adapter) FindPost(ctx context.Context, at chat.Place, since, until time.Time, text string) (string, error) {
 	channel, err := snowflake.Parse(a.posted(at))
 	if err != nil {
 		return "", fmt.Errorf("find a message in Discord channel %q: %w", at.ChannelID, err)
@@ -37,13 +38,18 @@ func (a *Adapter) FindPost(ctx context.Context, at chat.Place, since time.Time, 
 		}
 		// A page after an id holds the oldest messages after it, newest first.
 		found := ""
+		late := false // the page reaches past until
 		for _, m := range page {
+			if !m.ID.Time().Before(until) {
+				late = true
+				continue
+			}
 			if m.Author.ID.String() == bot && m.Content == text {
 				found = m.ID.String()
 			}
 			after = max(after, m.ID)
 		}
-		if found != "" || len(page) < 100 {
+		if found != "" || late || len(page) < 100 {
 			return found, nil
 		}
 	}

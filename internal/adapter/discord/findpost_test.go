@@ -10,9 +10,10 @@ import (
 	"github.com/mom-agent/mom/internal/chat"
 )
 
-// TestFindPostFindsTheBotsOwnMessage: FindPost finds the oldest of the bot's messages since a
-// moment with exactly the text asked for, in a channel or in the thread Post put a message
-// into; not an older one, not a person's, not one that says something else.
+// TestFindPostFindsTheBotsOwnMessage: FindPost finds the oldest of the bot's messages between
+// two moments with exactly the text asked for, in a channel or in the thread Post put a
+// message into; not an older one, not a newer one, not a person's, not one that says
+// something else.
 func TestFindPostFindsTheBotsOwnMessage(t *testing.T) {
 	a, s, _ := startAdapter(t)
 	ctx := context.Background()
@@ -36,20 +37,22 @@ func TestFindPostFindsTheBotsOwnMessage(t *testing.T) {
 	thread := chat.Place{ChannelID: general, ThreadOf: q, Topic: "a question"}
 	inThread := post(thread, "*Thinking…*")
 
+	later := time.Now().Add(time.Minute)
+	wantID, _ := snowflake.Parse(want)
 	for _, c := range []struct {
-		at         chat.Place
-		text, want string
+		at           chat.Place
+		since, until time.Time
+		text, want   string
 	}{
-		{top, "*Thinking…*", want},
-		{thread, "*Thinking…*", inThread},
-		{top, "*Restarted*", ""},
+		{top, since, later, "*Thinking…*", want},
+		{thread, since, later, "*Thinking…*", inThread},
+		{top, since, later, "*Restarted*", ""},
+		{top, since, wantID.Time(), "*Thinking…*", ""}, // posted from until on: a newer mom's
+		{top, later, later.Add(time.Minute), "*Thinking…*", ""},
 	} {
-		got, err := a.FindPost(ctx, c.at, since, c.text)
+		got, err := a.FindPost(ctx, c.at, c.since, c.until, c.text)
 		if err != nil || got != c.want {
-			t.Errorf("FindPost(%+v, %q) = %q, %v; want %q", c.at, c.text, got, err, c.want)
+			t.Errorf("FindPost(%+v, %v–%v, %q) = %q, %v; want %q", c.at, c.since, c.until, c.text, got, err, c.want)
 		}
-	}
-	if got, err := a.FindPost(ctx, top, time.Now().Add(time.Minute), "*Thinking…*"); err != nil || got != "" {
-		t.Errorf("FindPost after the last message = %q, %v; want none", got, err)
 	}
 }

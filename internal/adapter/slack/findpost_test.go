@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mom-agent/mom/internal/adapter/platform"
 	"github.com/mom-agent/mom/internal/chat"
@@ -13,10 +14,10 @@ import (
 	"github.com/mom-agent/mom/internal/store"
 )
 
-// TestFindPostFindsTheBotsOwnMessage: FindPost finds the oldest of the bot's messages since a
-// moment with exactly the text asked for, at the top of a channel (conversations.history) or
-// in a thread (conversations.replies); not an older one, not a person's, not one that says
-// something else.
+// TestFindPostFindsTheBotsOwnMessage: FindPost finds the oldest of the bot's messages between
+// two moments with exactly the text asked for, at the top of a channel (conversations.history)
+// or in a thread (conversations.replies); not an older one, not a newer one, not a person's,
+// not one that says something else.
 func TestFindPostFindsTheBotsOwnMessage(t *testing.T) {
 	t.Parallel()
 	s := fakeslack.New()
@@ -60,17 +61,20 @@ func TestFindPostFindsTheBotsOwnMessage(t *testing.T) {
 	post(thread, "an answer in the thread")
 	inThread := post(thread, "_Thinking…_")
 
+	later := time.Now().Add(time.Minute)
 	for _, c := range []struct {
 		at         chat.Place
+		until      time.Time
 		text, want string
 	}{
-		{top, "_Thinking…_", want},
-		{thread, "_Thinking…_", inThread},
-		{top, "_Restarted_", ""},
+		{top, later, "_Thinking…_", want},
+		{thread, later, "_Thinking…_", inThread},
+		{top, later, "_Restarted_", ""},
+		{top, mustTS(want), "_Thinking…_", ""}, // posted from until on: a newer mom's
 	} {
-		got, err := a.FindPost(ctx, c.at, since, c.text)
+		got, err := a.FindPost(ctx, c.at, since, c.until, c.text)
 		if err != nil || got != c.want {
-			t.Errorf("FindPost(%+v, %q) = %q, %v; want %q", c.at, c.text, got, err, c.want)
+			t.Errorf("FindPost(%+v, until %v, %q) = %q, %v; want %q", c.at, c.until, c.text, got, err, c.want)
 		}
 	}
 }
