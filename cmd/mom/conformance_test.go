@@ -106,6 +106,7 @@ const (
 	featureConnection feature = "a connection that can drop"
 	featureSilent     feature = "taking an answer back"
 	featureEdits      feature = "changing what the bot posted"
+	featureDowntime   feature = "people writing while mom is down"
 )
 
 // conformer names a platform and makes a fresh fake world for one behaviour.

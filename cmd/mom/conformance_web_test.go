@@ -172,6 +172,8 @@ func (wp *webPlatform) lacks(f feature) string {
 	case featureEdits:
 		return "the web chat changes nothing in place after a restart: a card lives in the page " +
 			"until it is answered, and the page a restarted mom serves starts without it"
+	case featureDowntime:
+		return "mom serves the web chat itself: while mom is down, nobody can write in it"
 	}
 	return ""
 }
@@ -308,6 +310,7 @@ func (c *webConn) runsFrom() string {
 func (c *webConn) load() {
 	var msgs []chat.Message
 	var cards []fakeweb.Frame // the cards still waiting, which the history ends with
+	var drawn []fakeweb.Frame // the history's notes and runs' starts and ends
 	for from := c.runsFrom(); ; {
 		q := ""
 		if from != "" {
@@ -325,7 +328,11 @@ func (c *webConn) load() {
 			c.wp.problem("the history: %d %v\n%s", resp.StatusCode, err, body)
 			return
 		}
-		msgs, cards = h.Messages, slices.DeleteFunc(h.Frames, func(f fakeweb.Frame) bool { return f.Type != "card" })
+		msgs = h.Messages
+		cards = slices.DeleteFunc(slices.Clone(h.Frames), func(f fakeweb.Frame) bool { return f.Type != "card" })
+		drawn = slices.DeleteFunc(h.Frames, func(f fakeweb.Frame) bool {
+			return !strings.HasPrefix(f.Type, "notice") && f.Type != "run_start" && f.Type != "run_end"
+		})
 		if again := c.runsFrom(); again != from {
 			from = again
 			continue
@@ -345,6 +352,9 @@ func (c *webConn) load() {
 	p := newWebPage(c.channel, c.wp)
 	for _, m := range msgs {
 		p.message(m)
+	}
+	for _, f := range drawn {
+		p.past(f)
 	}
 	for _, f := range cards {
 		p.frame(f)
@@ -394,6 +404,7 @@ type webPage struct {
 	cards   map[string]*pageItem // card id → the card
 	open    []string             // ids of the cards waiting for a press, oldest first
 	active  string               // the run in progress
+	going   map[string]bool      // the runs the page shows as started and not ended
 	files   []sentFile
 	// withdrawn counts the notes mom took back.
 	withdrawn int
@@ -412,7 +423,7 @@ type pageItem struct {
 
 func newWebPage(channel string, wp *webPlatform) *webPage {
 	return &webPage{channel: channel, wp: wp, drawn: map[string]bool{}, runs: map[string]*pageItem{}, notes: map[string]*pageItem{},
-		cards: map[string]*pageItem{}}
+		cards: map[string]*pageItem{}, going: map[string]bool{}}
 }
 
 func (p *webPage) add(lines ...string) *pageItem {
@@ -432,6 +443,33 @@ func (p *webPage) shown() []string {
 	return out
 }
 
+// past draws a frame of the history: its notes, as app.js does, and which runs are shown
+// going. (The suite reads runs' answers from the history's messages.)
+func (p *webPage) past(f fakeweb.Frame) {
+	switch f.Type {
+	case "run_start":
+		p.going[f.Run] = true
+	case "run_end":
+		delete(p.going, f.Run)
+	case "notice":
+		p.notes[f.ID] = p.add(f.Text)
+	case "notice_edit", "notice_gone":
+		if n := p.notes[f.ID]; n != nil {
+			n.lines, n.gone = []string{f.Text}, f.Type == "notice_gone"
+		}
+	}
+}
+
+// unfinished counts the runs the page shows as still going, the web chat's stale status.
+func (wp *webPlatform) unfinished(channel string) int {
+	wp.mu.Lock()
+	defer wp.mu.Unlock()
+	if wp.page == nil || channel != wp.page.channel {
+		return 0
+	}
+	return len(wp.page.going)
+}
+
 // frame draws one frame, as app.js's frame does.
 func (p *webPage) frame(f fakeweb.Frame) {
 	if f.Channel != p.channel {
@@ -440,8 +478,10 @@ func (p *webPage) frame(f fakeweb.Frame) {
 	switch f.Type {
 	case "run_start":
 		p.active = f.Run
+		p.going[f.Run] = true
 	case "run_end":
 		p.active = ""
+		delete(p.going, f.Run)
 	}
 	switch {
 	case f.Type == "message" && f.Message != nil:

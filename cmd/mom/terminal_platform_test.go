@@ -66,6 +66,8 @@ func (tp *terminalPlatform) lacks(f feature) string {
 		return "nobody can send the terminal a file; people name paths in their message instead"
 	case featureConnection:
 		return "the terminal has no connection to drop"
+	case featureDowntime:
+		return "the terminal is mom's own keyboard: while mom is down, nobody reads it"
 	case featureEdits:
 		return "the terminal prints; what it printed stays as it was"
 	case featureSilent:

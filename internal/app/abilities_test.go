@@ -31,6 +31,11 @@ var (
 	// The web chat's busy notice points to its Stop button.
 	_ hub.StopButton = (*webadapter.Adapter)(nil)
 
+	// A status message a restart left unnamed in the run journal is found where the bot
+	// can read its messages back.
+	_ hub.PostFinder = (*slackadapter.Adapter)(nil)
+	_ hub.PostFinder = (*discordadapter.Adapter)(nil)
+
 	_ render.Typist = (*discordadapter.Adapter)(nil)
 	_ render.Typist = (*tgadapter.Adapter)(nil)
 
@@ -60,5 +65,9 @@ var (
 	_ agent.Membership = (*webadapter.Adapter)(nil)
 )
 
-// The app's own ability (health.go): an adapter that serves HTTP answers the health checks.
-var _ healthServer = (*webadapter.Adapter)(nil)
+// The app's own abilities: an adapter that serves HTTP answers the health checks (health.go);
+// the web chat shows other adapters' cards, such as WhatsApp's QR code (linking.go).
+var (
+	_ healthServer = (*webadapter.Adapter)(nil)
+	_ cardShower   = (*webadapter.Adapter)(nil)
+)

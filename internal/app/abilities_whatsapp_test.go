@@ -20,4 +20,6 @@ var (
 	_ hub.BotUser      = (*waadapter.Adapter)(nil)
 	_ hub.Groups       = (*waadapter.Adapter)(nil)
 	_ agent.Membership = (*waadapter.Adapter)(nil)
+	// An unlinked device shows its QR code in the web chat (linking.go).
+	_ linker = (*waadapter.Adapter)(nil)
 )

@@ -202,6 +202,7 @@ func (a *App) Serve(ctx context.Context, env adapter.Env) ([]chat.Adapter, error
 		checks.Started(ad.Name())
 		a.Hub.Resume(ctx, ad.Name())
 	}
+	showLinkCodes(adapters, a.Log)
 	watchCtx, stopWatching := context.WithCancel(context.Background())
 	a.stops = append(a.stops, stopWatching)
 	a.Metrics.WatchConnections(watchCtx, checks, names)

@@ -16,14 +16,18 @@ import (
 //     with its trigger, before the status message is posted; a status line once it is
 //     posted; an end line when the run is over. A run mom's own shutdown aborts gets no end
 //     line, like one mom was killed in, and neither do the triggers still waiting.
-//   - At start-up, once the adapters are connected, Resume looks at each channel's last run
-//     and at the triggers that waited behind it: a recent one is answered late, in its turn.
+//   - At start-up, once the adapters are connected, Resume looks at each channel's runs that
+//     did not end (usually its last; more when a mom was killed again before it got to them)
+//     and at the triggers that waited behind them: a recent one is answered late, in its turn.
 //     One that did not end is run again from its trigger if the trigger is recent and it was
 //     tried fewer than maxAttempts times, writing in the status message it left (where the
 //     platform can edit) "_Restarted — working on it again…_". Its start line counts the
 //     attempt, so a mom killed again during that run does not try a third time: the next
 //     one gives up and says so in place of the status. An older run has its status message
-//     edited to say it was interrupted and to ask again.
+//     edited to say it was interrupted and to ask again. A status message that mom was
+//     killed in the act of posting (the platform has it, the journal no id) is looked for
+//     on platforms that let the bot read back its messages (findStatus); elsewhere (Telegram)
+//     it stays as it was, and the run, done again, posts a new one.
 //   - A mention or DM sent while mom was down or starting reaches the hub through the
 //     adapters' catch-up or the platform's redelivery, as a message from before start-up.
 //     One that is recent is answered once (answerLate), in its channel's order; one already
@@ -165,6 +169,9 @@ func (h *Hub) resume(ctx context.Context, u store.UnfinishedRun) {
 	trigger := *u.Start.Trigger
 	trigger.ChannelID = u.ChannelID
 	log := h.log.With("channel", ch.Key(), "id", trigger.ID, "attempt", u.Start.Attempt)
+	if u.Started && u.Status == "" {
+		h.findStatus(ctx, mem, ch, trigger, &u)
+	}
 	switch {
 	case !u.Started && trigger.WakeUpFile() == "" && h.recent(trigger.TS):
 		log.Info("answering a message that waited for a run when mom stopped")
@@ -203,10 +210,15 @@ func (h *Hub) resume(ctx context.Context, u store.UnfinishedRun) {
 }
 
 // finishStatus writes md in place of an interrupted run's status message, where the platform
-// can edit and one was posted; else, when post is set, it posts md as a notice.
+// can edit and one was posted; else, when post is set, it posts md as a notice. An adapter
+// that draws runs itself (Replier: the web chat, the terminal) has no status message that
+// outlives the mom that drew it, so md is always posted there: nothing else would say what
+// became of the run.
 func (h *Hub) finishStatus(ctx context.Context, mem *member, trigger chat.Message, u store.UnfinishedRun, md string, post bool) {
 	d := mem.Dialect()
-	if _, own := mem.Adapter.(Replier); !own && u.Status != "" && d.Edit {
+	_, own := mem.Adapter.(Replier)
+	post = post || own
+	if !own && u.Status != "" && d.Edit {
 		text := md
 		if d.Format != nil {
 			text = d.Format(md)

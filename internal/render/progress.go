@@ -1,6 +1,7 @@
 package render
 
 import (
+	"cmp"
 	"context"
 	"log/slog"
 	"strconv"
@@ -46,6 +47,10 @@ type StatusOptions struct {
 	Asked func(request string, at chat.Place, id string)
 }
 
+// firstStatus is the status message's first text, in markdown: StatusOptions.Text, else
+// Status, else "_Thinking…_".
+func (o Options) firstStatus() string { return cmp.Or(o.Text, o.Status, "_Thinking…_") }
+
 // maxStatusLines is how many progress lines the status message keeps; older ones are
 // summarized so that a run with hundreds of tool calls still fits one message.
 const maxStatusLines = 12
@@ -90,12 +95,7 @@ func NewProgress(ctx context.Context, s chat.Surface, d chat.Dialect, opts Optio
 	if verbosity == "" {
 		verbosity = Normal
 	}
-	if opts.Text != "" {
-		opts.Status = opts.Text
-	}
-	if opts.Status == "" {
-		opts.Status = "_Thinking…_"
-	}
+	opts.Status = opts.firstStatus()
 	log := opts.Log
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)

@@ -97,9 +97,12 @@ func (p *Progress) format(md string) string { return p.d.Format(md) }
 
 // top is where the reply's own messages go: the thread it is in, or, on a platform of reply
 // chains, an answer to the message that asked.
-func (p *Progress) top() chat.Place {
-	at := p.opts.At
-	at.ThreadOf = cmp.Or(at.ThreadOf, p.opts.ReplyTo)
+func (p *Progress) top() chat.Place { return p.opts.top() }
+
+// top is where a reply placed by o posts its own messages (Progress.top).
+func (o Options) top() chat.Place {
+	at := o.At
+	at.ThreadOf = cmp.Or(at.ThreadOf, o.ReplyTo)
 	return at
 }
 

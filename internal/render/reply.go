@@ -36,7 +36,18 @@ type Reply struct {
 // wake-ups are answered at the top level. log receives platform failures; st says which
 // status message a run started again reuses, and who hears where the status message is.
 func NewReply(ctx context.Context, s chat.Surface, d chat.Dialect, trigger chat.Message, log *slog.Logger, st StatusOptions) *Reply {
-	opts := Options{At: chat.Place{ChannelID: trigger.ChannelID, Topic: trigger.Text}, Status: wakeUpStatus(trigger), Log: log, StatusOptions: st}
+	opts := replyOptions(d, trigger, st)
+	opts.Log = log
+	r := &Reply{Progress: NewProgress(ctx, s, d, opts), s: s, at: opts.At, stopTyping: func() {}}
+	if t, ok := s.(Typist); ok && d.TypingEvery > 0 {
+		r.keepTyping(ctx, d.TypingEvery, t)
+	}
+	return r
+}
+
+// replyOptions places the reply to trigger in d, as NewReply says.
+func replyOptions(d chat.Dialect, trigger chat.Message, st StatusOptions) Options {
+	opts := Options{At: chat.Place{ChannelID: trigger.ChannelID, Topic: trigger.Text}, Status: wakeUpStatus(trigger), StatusOptions: st}
 	switch d.Threads {
 	case chat.InThreads:
 		opts.At.ThreadOf = replyThread(ReplyIn(d.ReplyIn), trigger)
@@ -45,11 +56,16 @@ func NewReply(ctx context.Context, s chat.Surface, d chat.Dialect, trigger chat.
 			opts.ReplyTo = trigger.ID
 		}
 	}
-	r := &Reply{Progress: NewProgress(ctx, s, d, opts), s: s, at: opts.At, stopTyping: func() {}}
-	if t, ok := s.(Typist); ok && d.TypingEvery > 0 {
-		r.keepTyping(ctx, d.TypingEvery, t)
-	}
-	return r
+	return opts
+}
+
+// FirstStatus says where NewReply posts the status message of a run that answers trigger in
+// d, given st, and its first text, formatted for the platform: what the message says until
+// the run's first edit. The hub looks for it after a restart, when mom was killed after
+// posting it and before noting its id.
+func FirstStatus(d chat.Dialect, trigger chat.Message, st StatusOptions) (at chat.Place, text string) {
+	opts := replyOptions(d, trigger, st)
+	return opts.top(), fill(d).Format(opts.firstStatus())
 }
 
 // replyThread is the thread a reply to trigger goes into: the thread the trigger was written

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"strings"
 	"time"
 
@@ -133,9 +134,9 @@ func (s *Store) hostFile(base, adapter, channelID, ext string) (confined.Dir, st
 
 // UnfinishedRuns lists, channel after channel, the runs the journals had no end for at the
 // moment until (when this mom started: what it wrote since is its own, and not yet
-// finished): the last run a channel started, if it did not end, then the runs that were
-// queued after since and never started, in the order they were queued. Lines older than
-// since are read only as far as needed to find the last start. A zero until reads every line.
+// finished): the runs a channel started and did not end, and then the runs queued since and
+// never started, each channel's in the order of their triggers. Lines older than since are
+// read only as far as needed to find the channel's last start. A zero until reads every line.
 func (s *Store) UnfinishedRuns(since, until time.Time) ([]UnfinishedRun, error) {
 	var out []UnfinishedRun
 	err := s.eachJournal(runsDir, "run", func(adapter, id string, dir confined.Dir, file string) error {
@@ -186,18 +187,21 @@ func (s *Store) eachJournal(base, what string, fn func(adapter, id string, dir c
 	return errors.Join(errs...)
 }
 
-// unfinished reads one journal backwards. A channel's runs go one at a time, so only its
-// last start can be unfinished; queued runs wait in the order they were queued.
+// unfinished reads one journal backwards. A channel's runs go one at a time, but one that a
+// kill cut off is not always the last to start there: the next mom may have started a newer
+// one (a mention it caught up on) before it got to the old one, and been killed in turn. So
+// every start without an end counts, not only the last; queued runs wait in the order they
+// were queued.
 func unfinished(dir confined.Dir, name string, since, until time.Time) ([]UnfinishedRun, error) {
 	st, err := dir.Stat(name)
 	if err != nil {
 		return nil, err
 	}
-	ended, started := map[string]bool{}, map[string]bool{}
-	status := map[string]RunEntry{} // the newest status line of each run
-	var last *UnfinishedRun
-	lastKnown := false // the last start has been read
-	var queued []UnfinishedRun
+	ended := map[string]bool{}
+	seen := map[string]bool{}           // runs whose newest start, or newest queued line, was read
+	status := map[string]RunEntry{}     // the newest status line of each run
+	anyStart := false                   // a start has been read, ended or not
+	var started, queued []UnfinishedRun // newest first
 	_, err = jsonl.ScanBack(dir, name, st.Size(), func(line []byte, _, _ int64) error {
 		var e RunEntry
 		if err := json.Unmarshal(line, &e); err != nil {
@@ -207,7 +211,7 @@ func unfinished(dir confined.Dir, name string, since, until time.Time) ([]Unfini
 			return nil
 		}
 		old := e.At.Before(since)
-		if old && lastKnown {
+		if old && anyStart {
 			return jsonl.ErrStop
 		}
 		switch e.Type {
@@ -218,30 +222,26 @@ func unfinished(dir confined.Dir, name string, since, until time.Time) ([]Unfini
 				status[e.Run] = e
 			}
 		case RunStart:
-			if !lastKnown && !ended[e.Run] && e.Trigger != nil {
+			if !seen[e.Run] && !ended[e.Run] && e.Trigger != nil {
 				u := UnfinishedRun{Start: e, Started: true, Status: e.Status, StatusAt: deref(e.StatusAt)}
 				if st, ok := status[e.Run]; ok {
 					u.Status, u.StatusAt = st.Status, deref(st.StatusAt)
 				}
-				last = &u
+				started = append(started, u)
 			}
-			lastKnown = true
-			started[e.Run] = true
+			seen[e.Run], anyStart = true, true
 		case RunQueued:
-			if !old && !ended[e.Run] && !started[e.Run] && e.Trigger != nil {
-				started[e.Run] = true // a trigger queued twice is still one run
+			if !old && !ended[e.Run] && !seen[e.Run] && e.Trigger != nil {
+				seen[e.Run] = true // a trigger queued twice is still one run
 				queued = append(queued, UnfinishedRun{Start: e})
 			}
 		}
 		return nil
 	})
-	var out []UnfinishedRun
-	if last != nil {
-		out = append(out, *last)
-	}
-	for i := len(queued) - 1; i >= 0; i-- {
-		out = append(out, queued[i])
-	}
+	slices.Reverse(started)
+	slices.Reverse(queued)
+	out := append(started, queued...)
+	slices.SortStableFunc(out, func(a, b UnfinishedRun) int { return a.Start.Trigger.TS.Compare(b.Start.Trigger.TS) })
 	return out, err
 }
 

@@ -125,3 +125,36 @@ func TestQueuedRuns(t *testing.T) {
 		t.Errorf("unfinished %v, want the started 2, then 4 and 5 waiting", ids)
 	}
 }
+
+// TestRunsOvertakenAreUnfinished: a run cut off by a kill and overtaken by a newer run of its
+// channel (the next mom started one it caught up on first, and was killed too) is still
+// unfinished, before the newer one, in the order of their triggers.
+func TestRunsOvertakenAreUnfinished(t *testing.T) {
+	t.Parallel()
+	s := openStore(t)
+	ch, _ := s.ChannelDir("team", "C1")
+	at := time.Now().Add(-time.Minute)
+	msg := func(id string, ago time.Duration) *chat.Message { return &chat.Message{ID: id, TS: at.Add(-ago)} }
+	for _, e := range []RunEntry{
+		{Type: RunStart, Run: "cut", Trigger: msg("cut", 2*time.Second), Attempt: 1},
+		{Type: RunStatus, Run: "cut", Status: "S1"},
+		{Type: RunStart, Run: "done", Trigger: msg("done", time.Second), Attempt: 1},
+		{Type: RunEnd, Run: "done", Reason: "stop"},
+		{Type: RunStart, Run: "later", Trigger: msg("later", 0), Attempt: 1},
+	} {
+		if err := ch.JournalRun(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := s.UnfinishedRuns(time.Now().Add(-time.Hour), time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, u := range got {
+		ids = append(ids, fmt.Sprintf("%s:%v:%s", u.Start.Run, u.Started, u.Status))
+	}
+	if strings.Join(ids, " ") != "cut:true:S1 later:true:" {
+		t.Errorf("unfinished %v, want the run cut off and the later one", ids)
+	}
+}

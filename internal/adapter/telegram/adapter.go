@@ -65,9 +65,11 @@ type Adapter struct {
 
 	connected atomic.Bool
 
-	mu      sync.Mutex
-	bot     chat.User
-	started time.Time // when Start was called
+	mu  sync.Mutex
+	bot chat.User
+	// live is when mom began listening for new messages: when it asked for the last batch of
+	// what was waiting for it (pollLoop); zero until then.
+	live time.Time
 }
 
 // New returns an adapter that is not connected yet; Start connects it.
@@ -106,10 +108,10 @@ func (a *Adapter) Bot() chat.User {
 	return a.bot
 }
 
-func (a *Adapter) startedAt() time.Time {
+func (a *Adapter) liveSince() time.Time {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return a.started
+	return a.live
 }
 
 // Connected reports whether the adapter is receiving updates: the bot signed in and the last
@@ -118,9 +120,6 @@ func (a *Adapter) Connected() bool { return a.connected.Load() }
 
 // Start checks the token (getMe) and starts polling for updates.
 func (a *Adapter) Start(ctx context.Context, in chat.Inbox) error {
-	a.mu.Lock()
-	a.started = time.Now()
-	a.mu.Unlock()
 	me, err := a.api.GetMe(ctx)
 	if err != nil {
 		return chat.SignInError("Telegram", "getMe", explain(err), errors.Is(err, bot.ErrorUnauthorized) || errors.Is(err, bot.ErrorNotFound))

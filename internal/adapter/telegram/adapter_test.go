@@ -72,14 +72,17 @@ func TestChannelIDs(t *testing.T) {
 }
 
 func TestMessageTime(t *testing.T) {
-	started := time.Unix(1700000000, 600_000_000)
-	if got := messageTime(1700000000, started); !got.Equal(started) {
-		t.Errorf("a message from the second mom started got %v, want the start %v", got, started)
+	live := time.Unix(1700000000, 600_000_000)
+	if got := messageTime(1700000000, live); !got.Equal(live) {
+		t.Errorf("a live message from the second mom began listening in got %v, want %v", got, live)
 	}
-	if got := messageTime(1700000001, started); !got.Equal(time.Unix(1700000001, 0)) {
+	if got := messageTime(1700000000, time.Time{}); !got.Equal(time.Unix(1700000000, 0)) {
+		t.Errorf("a message that waited for mom got %v, want its own date", got)
+	}
+	if got := messageTime(1700000001, live); !got.Equal(time.Unix(1700000001, 0)) {
 		t.Errorf("a later message got %v", got)
 	}
-	if got := messageTime(1699999990, started); !got.Equal(time.Unix(1699999990, 0)) {
+	if got := messageTime(1699999990, live); !got.Equal(time.Unix(1699999990, 0)) {
 		t.Errorf("an older message got %v", got)
 	}
 }

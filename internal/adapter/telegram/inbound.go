@@ -69,7 +69,7 @@ func (a *Adapter) convert(ctx context.Context, m *models.Message) (cm chat.Messa
 		replyTo = strconv.Itoa(r.ID)
 		toBot = r.From != nil && strconv.FormatInt(r.From.ID, 10) == bot.ID
 	}
-	ts := messageTime(m.Date, a.startedAt())
+	ts := messageTime(m.Date, a.liveSince())
 	cm = chat.Message{
 		ID: strconv.Itoa(m.ID), ChannelID: channel, TS: ts, Sender: sender, Text: clean,
 		IsMention: dm || mentioned || toBot, IsDM: dm, ReplyTo: replyTo,
@@ -85,13 +85,18 @@ func (a *Adapter) convert(ctx context.Context, m *models.Message) (cm chat.Messa
 }
 
 // messageTime is when a message was sent. Telegram dates are whole seconds, while the hub
-// takes messages from before mom started for history and does not run them; so a message
-// dated in the very second the adapter started gets the start time, and one sent just after
-// start-up is answered. (One sent in that second just before start-up is answered too.)
-func messageTime(date int, started time.Time) time.Time {
+// tells messages sent before mom started (answered late, with a note that they waited for a
+// restart, and looked up in the log in case they are there already) from live ones by their
+// time; a message dated in the very second mom started could be either. What tells them
+// apart is how it came: what was waiting when mom started is in the batches pollLoop asks for
+// before it listens (live is zero while it reads them), and keeps its date, so that one sent
+// in the second before start-up counts as sent before it; a message in a later batch was sent
+// after live, and one dated in the second of live is taken as sent at live, after start-up.
+// (One sent while mom was starting, before live, counts as waiting too: mom was restarting.)
+func messageTime(date int, live time.Time) time.Time {
 	t := time.Unix(int64(date), 0).UTC()
-	if t.Before(started) && int64(date) == started.Unix() {
-		return started.UTC()
+	if !live.IsZero() && t.Before(live) && int64(date) == live.Unix() {
+		return live.UTC()
 	}
 	return t
 }

@@ -22,6 +22,9 @@ import (
 // pollTimeout is how long Telegram holds a getUpdates call open waiting for an update.
 const pollTimeout = 25 * time.Second
 
+// batchMax is the most updates one getUpdates call answers (the Bot API's default limit).
+const batchMax = 100
+
 // maxPause caps the wait between failed getUpdates calls.
 const maxPause = 30 * time.Second
 
@@ -36,10 +39,11 @@ type apiError struct {
 
 func (e *apiError) Error() string { return fmt.Sprintf("%d %s", e.Code, e.Description) }
 
-// getUpdates asks for the updates from offset on, waiting up to pollTimeout for the first.
-func (a *Adapter) getUpdates(ctx context.Context, offset int64) ([]json.RawMessage, error) {
+// getUpdates asks for the updates from offset on, waiting up to wait (whole seconds; 0
+// answers at once) for the first.
+func (a *Adapter) getUpdates(ctx context.Context, offset int64, wait time.Duration) ([]json.RawMessage, error) {
 	body, _ := json.Marshal(map[string]any{
-		"offset": offset, "timeout": int(pollTimeout / time.Second), "allowed_updates": []string{"message", "callback_query"},
+		"offset": offset, "timeout": int(wait / time.Second), "allowed_updates": []string{"message", "callback_query"},
 	})
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.base+"/bot"+a.opts.Config.BotToken+"/getUpdates", bytes.NewReader(body))
 	if err != nil {
@@ -81,12 +85,22 @@ func (a *Adapter) redact(err error) error {
 
 // pollLoop fetches updates until ctx ends. Each batch is handled (logged) before the next call
 // confirms it; failures are retried with a growing pause and reported once per episode.
+//
+// It first reads what waited for mom while it was down or starting, with calls that do not
+// wait (Telegram answers them with what it holds, at most batchMax at a time), until a batch
+// is not full; from then on mom is listening (a.live, see messageTime), and calls wait up to
+// pollTimeout for the next update.
 func (a *Adapter) pollLoop(ctx context.Context, in chat.Inbox) {
 	var offset int64
 	var pause time.Duration
 	var trouble string // what went wrong last, "" while polling works
 	for ctx.Err() == nil {
-		ups, err := a.getUpdates(ctx, offset)
+		live := !a.liveSince().IsZero()
+		wait, asked := pollTimeout, time.Now()
+		if !live {
+			wait = 0
+		}
+		ups, err := a.getUpdates(ctx, offset, wait)
 		if ctx.Err() != nil {
 			return
 		}
@@ -106,6 +120,14 @@ func (a *Adapter) pollLoop(ctx context.Context, in chat.Inbox) {
 		offset = next
 		if !ok {
 			sleep(ctx, time.Second) // a message could not be logged; try it again shortly
+			continue
+		}
+		if !live && len(ups) < batchMax {
+			// Everything that waited was in this batch: what comes next was sent after it
+			// was asked for.
+			a.mu.Lock()
+			a.live = asked
+			a.mu.Unlock()
 		}
 	}
 }

@@ -45,13 +45,17 @@ type pending struct {
 	press   pressFunc
 }
 
-// cards are the cards waiting for a press, by id.
+// cards are the cards waiting for a press, by id, and the cards other adapters show
+// (ShowCard), by their key.
 type cards struct {
-	mu   sync.Mutex
-	open map[string]*pending
+	mu    sync.Mutex
+	open  map[string]*pending
+	byKey map[string]string
 }
 
-func newCards() *cards { return &cards{open: make(map[string]*pending)} }
+func newCards() *cards {
+	return &cards{open: make(map[string]*pending), byKey: make(map[string]string)}
+}
 
 // showCard shows c in channel to every browser (and to pages loaded later, until it is done)
 // and calls press when someone presses one of its buttons. It returns the card's id.
@@ -115,18 +119,17 @@ func (a *Adapter) pressCard(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("card")
 	a.cards.mu.Lock()
 	p := a.cards.open[id]
-	if p != nil && p.channel == ch.ID() {
+	gone := p == nil || p.channel != ch.ID()
+	known := !gone && hasButton(p.card, req.Button)
+	if known {
 		delete(a.cards.open, id) // one press decides
 	}
 	a.cards.mu.Unlock()
-	if p == nil || p.channel != ch.ID() {
+	if gone {
 		writeError(w, http.StatusGone, "this card was answered already, or mom restarted since it was shown")
 		return
 	}
-	if !hasButton(p.card, req.Button) {
-		a.cards.mu.Lock()
-		a.cards.open[id] = p
-		a.cards.mu.Unlock()
+	if !known {
 		writeError(w, http.StatusBadRequest, "this card has no button "+req.Button)
 		return
 	}

@@ -45,6 +45,7 @@ const (
 //	status        channel, run, id, text, detail      retries and compaction; a later one with the same id replaces it (or, without text, removes it)
 //	run_end       channel, run, stopReason, error, summary, retries, usage, silent (the page removes the run)
 //	card          channel, id, card                   a card with buttons (card.go)
+//	card_update   channel, id, card                   the card's new content, drawn in its place (a renewed QR code)
 //	card_done     channel, id, text                   the card was answered: its buttons go, text says how
 //
 // html is the text rendered as markdown and sanitized (markdown.go): the page inserts it as

@@ -122,7 +122,8 @@ func (a *Adapter) Connected() bool {
 
 // Start opens the linked device and connects, and returns once WhatsApp confirmed the login.
 // A device that is not linked yet, or was logged out from the phone, does not stop mom: the
-// adapter says how to link it and stays not connected, while the other adapters work.
+// adapter says how to link it and stays not connected, while the other adapters work; where
+// the web chat can show its QR codes, the app has it link in the background (ShowLinkCodes).
 func (a *Adapter) Start(ctx context.Context, in chat.Inbox) error {
 	if a.opts.Connect == nil {
 		return errors.New("whatsapp adapter " + a.opts.Name + ": no way to connect")

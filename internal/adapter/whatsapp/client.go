@@ -54,6 +54,12 @@ type Client interface {
 	// GetGroupInfo returns a group's name and participants.
 	GetGroupInfo(ctx context.Context, jid types.JID) (*types.GroupInfo, error)
 
+	// GetQRChannel, called before Connect on a device that is not linked, returns the
+	// channel the QR codes to link it come on (whatsmeow renews them until it gives up), and
+	// then how linking ended: QRChannelSuccess, once a phone scanned one; events.PairSuccess
+	// reaches the handlers too, and the client connects anew as the linked device.
+	GetQRChannel(ctx context.Context) (<-chan whatsmeow.QRChannelItem, error)
+
 	// Self is the linked device's own JID (the phone number mom answers as) and push name;
 	// ok is false while the device is not linked.
 	Self() (jid types.JID, pushName string, ok bool)

@@ -63,6 +63,8 @@ func (a *Adapter) handle(evt any) bool {
 		if was {
 			a.log.Info("WhatsApp answers keep-alive pings again")
 		}
+	case *events.PairSuccess:
+		a.onLinked(e)
 	case *events.LoggedOut:
 		a.onLoggedOut(e)
 	case *events.StreamReplaced:

@@ -3,6 +3,7 @@
 package whatsapp
 
 import (
+	"encoding/base64"
 	"fmt"
 	"io"
 	"strings"
@@ -51,4 +52,22 @@ func halfBlock(upperDark, lowerDark bool) string {
 	default:
 		return "█"
 	}
+}
+
+// qrModule is how many pixels wide one module of qrImage's code is: big enough for a phone to
+// read off a screen, small enough for a phone's screen to show whole.
+const qrModule = 6
+
+// qrImage is code as a QR code in a PNG image, as a data: URL for the web chat to show. It
+// has dark modules on white, with the quiet zone, as phones read best.
+func qrImage(code string) (string, error) {
+	q, err := qrcode.New(code, qrcode.Low)
+	if err != nil {
+		return "", fmt.Errorf("drawing the QR code: %w", err)
+	}
+	png, err := q.PNG(-qrModule) // a negative size is pixels per module
+	if err != nil {
+		return "", fmt.Errorf("drawing the QR code: %w", err)
+	}
+	return "data:image/png;base64," + base64.StdEncoding.EncodeToString(png), nil
 }

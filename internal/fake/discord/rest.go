@@ -155,11 +155,34 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request, path string) 
 		return
 	}
 	call.Status = status
+	if s.lose[route] > 0 {
+		s.lose[route]--
+		s.mu.Unlock()
+		select {
+		case <-r.Context().Done():
+		case <-s.closing:
+		}
+		s.mu.Lock() // for the deferred record and unlock
+		return
+	}
 	if resp == nil {
 		w.WriteHeader(status)
 		return
 	}
 	writeJSON(w, status, resp)
+}
+
+// LoseAnswers makes the next n requests of route ("POST /channels/{id}/messages") that
+// succeed do what they ask, and never answer: the caller waits until it hangs up, as when the
+// connection dies after Discord has acted on a request. A message created so is in the
+// channel, and the client never learns its id.
+func (s *Server) LoseAnswers(route string, n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.lose == nil {
+		s.lose = map[string]int{}
+	}
+	s.lose[route] = n
 }
 
 // route runs the handler of one request. Call it with s.mu held.

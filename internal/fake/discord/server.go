@@ -17,6 +17,7 @@ type Server struct {
 	cfg config
 
 	closeOnce sync.Once
+	closing   chan struct{} // closed by Close
 
 	// Recorder gives Wait, WaitFor and Violations (the package documentation lists what
 	// counts as a violation).
@@ -44,6 +45,7 @@ type Server struct {
 
 	calls     []Call
 	limits    map[string]*rateLimit
+	lose      map[string]int // answers of requests to hold back, by route (LoseAnswers)
 	uploads   []Upload
 	typing    []string // channel ids, one per typing call
 	downloads []string // CDN paths fetched
@@ -55,6 +57,7 @@ type Server struct {
 func New(opts ...Option) *Server {
 	s := &Server{
 		cfg:      defaultConfig(),
+		closing:  make(chan struct{}),
 		Recorder: fakeserver.NewRecorder("fakediscord", DefaultWait),
 		users:    map[string]*User{},
 		channels: map[string]*channel{},
@@ -105,6 +108,7 @@ func (s *Server) Close() {
 		conns := slices.Clone(s.conns)
 		s.Notify()
 		s.mu.Unlock()
+		close(s.closing)
 		for _, c := range conns {
 			c.kill()
 		}

@@ -46,6 +46,7 @@ type Server struct {
 
 	calls  []Call
 	limits fakeserver.Limits
+	lose   map[string]int // answers of calls to hold back, by method (LoseAnswers)
 
 	tickets     map[string]bool
 	sockets     []*socket // open sockets, oldest first

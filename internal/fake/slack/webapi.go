@@ -71,11 +71,35 @@ func (s *Server) RateLimit(method string, n int, retryAfter time.Duration) {
 	s.limits.Set(method, n, time.Duration(secs)*time.Second)
 }
 
+// LoseAnswers makes the next n calls of method that succeed do what they ask, and never
+// answer: the caller waits until it hangs up, as when the connection dies after Slack has
+// acted on a request. A chat.postMessage answered so has posted a message whose ts the
+// client never learns.
+func (s *Server) LoseAnswers(method string, n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.lose == nil {
+		s.lose = map[string]int{}
+	}
+	s.lose[method] = n
+}
+
 func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, method string) {
 	p := readParams(r)
 	s.mu.Lock()
 	call := Call{Method: method, Form: p.form, At: s.now()}
 	status, header, body := s.answer(r, &call, p)
+	if s.lose[method] > 0 && status == http.StatusOK && body["ok"] == true {
+		s.lose[method]--
+		s.calls = append(s.calls, call)
+		s.Notify()
+		s.mu.Unlock()
+		select {
+		case <-r.Context().Done():
+		case <-s.closing:
+		}
+		return
+	}
 	if p.warning != "" && status == http.StatusOK {
 		body["warning"] = p.warning
 		rm, _ := body["response_metadata"].(obj)

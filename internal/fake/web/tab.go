@@ -37,10 +37,12 @@ type Frame struct {
 	Card *Card `json:"card"`
 }
 
-// Card is a card the chat shows: a title, text, and the buttons that answer it.
+// Card is a card the chat shows: a title, text, an image (a data: URL), and the buttons that
+// answer it.
 type Card struct {
 	Title   string `json:"title"`
 	Text    string `json:"text"`
+	Image   string `json:"image"`
 	Buttons []struct {
 		ID    string `json:"id"`
 		Label string `json:"label"`

@@ -29,8 +29,10 @@ type Client struct {
 
 	mu       sync.Mutex
 	handlers []whatsmeow.EventHandlerWithSuccessStatus
-	// conn is the number of the connection while connected, 0 otherwise; guarded by s.mu.
+	// conn is the number of the connection while connected, 0 otherwise; qr is the channel
+	// GetQRChannel made for the next Connect to link on (link.go). Both guarded by s.mu.
 	conn int
+	qr   chan whatsmeow.QRChannelItem
 }
 
 // Device returns a new client on mom's device, not connected.
@@ -70,9 +72,14 @@ func (c *Client) Connect() error {
 	case c.conn != 0:
 		s.mu.Unlock()
 		return whatsmeow.ErrAlreadyConnected
+	case !s.keys && c.qr != nil:
+		s.pairLocked(c)
+		s.mu.Unlock()
+		s.Notify()
+		return nil
 	case !s.keys:
 		s.mu.Unlock()
-		s.Violate("Connect on a device that is not linked: whatsmeow would start pairing with a QR code, in the background, with nobody to scan it")
+		s.Violate("Connect on a device that is not linked, without GetQRChannel first: whatsmeow would start pairing with a QR code, in the background, with nobody to scan it")
 		return errors.New("fakewhatsapp: the device is not linked")
 	case !s.known:
 		s.keys = false // whatsmeow deletes the device's keys on a logout
@@ -150,6 +157,9 @@ func (s *Server) settle(c *Client, conn int, d *delivery, ok bool) {
 func (c *Client) Disconnect() {
 	s := c.s
 	s.mu.Lock()
+	if s.pairing != nil && s.pairing.c == c {
+		s.endPairingLocked()
+	}
 	if c.conn != 0 {
 		s.disconnectLocked(c)
 	}

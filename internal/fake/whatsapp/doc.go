@@ -25,6 +25,12 @@
 //     KeepAliveRestored play a connection that stays open but silent. RemoveDevice plays the
 //     phone removing the linked device: the connection gets events.LoggedOut and the device
 //     is unlinked. Unlinked starts the world without a linked device.
+//   - Linking (link.go): GetQRChannel before Connect on an unlinked device gets the codes
+//     WhatsApp's server gives, one at a time on whatsmeow's own QRChannelItem, the first good
+//     for 60 seconds, the next five for 20; RenewQR plays a code expiring (after the last,
+//     the channel says QRChannelTimeout and the connection ends), and ScanQR plays the
+//     phone scanning the code shown: events.PairSuccess, QRChannelSuccess, and the device
+//     connects anew, linked.
 //   - Edits: only of mom's own messages, only text, and only for 15 minutes after sending, by
 //     the fake's clock (Advance moves it); revocations only of mom's own messages. Edits and
 //     revocations change what people see (Messages, Shown).

@@ -75,6 +75,7 @@ type Server struct {
 	delivered map[types.MessageID]int
 	acked     map[types.MessageID]*events.Message // for Redeliver
 	client    *Client                             // the connected device, if any
+	pairing   *pairing                            // a device connected unlinked, showing codes (link.go)
 	conns     int                                 // connections made
 	dropAcks  bool
 	media     map[string]*medium // by direct path: people's files and mom's uploads

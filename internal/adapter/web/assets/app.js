@@ -330,6 +330,18 @@ function errorCard(f, r) {
 // serverCard draws a card the server sent; a press goes back to the server, which decides.
 function serverCard(f) {
   if (state.cards.has(f.id)) return;
+  $("#log").append(drawServerCard(f));
+}
+
+// updateCard redraws, where it is, a card the server changed (a QR code WhatsApp renewed).
+function updateCard(f) {
+  const old = state.cards.get(f.id);
+  if (!old) { serverCard(f); return; }
+  old.replaceWith(drawServerCard(f));
+}
+
+// drawServerCard makes the box of a card the server sent, and keeps it by the card's id.
+function drawServerCard(f) {
   const c = f.card || {};
   const box = card(c, (c.buttons || []).map((b) => ({ label: b.label, style: b.style, onClick: async (ev) => {
     for (const x of box.querySelectorAll(".buttons button")) x.disabled = true;
@@ -343,7 +355,7 @@ function serverCard(f) {
   } })));
   box.dataset.card = f.id;
   state.cards.set(f.id, box);
-  $("#log").append(box);
+  return box;
 }
 
 function notice(f) {
@@ -410,6 +422,7 @@ function frame(f, live) {
   if (f.type === "message") message(f);
   else if (f.type.startsWith("notice")) notice(f);
   else if (f.type === "card") serverCard(f);
+  else if (f.type === "card_update") updateCard(f);
   else if (f.type === "card_done") { const c = state.cards.get(f.id); if (c) cardDone(c, f.text); }
   else if (f.run) runFrame(f);
 }
