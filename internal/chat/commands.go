@@ -23,3 +23,11 @@ func Commands() []Command {
 		{Name: "status", Summary: "model, context use, sandbox, queue and the last run"},
 	}
 }
+
+// Usage is the command as typed, with what may follow it: "/compact [focus]".
+func (c Command) Usage() string {
+	if c.Args == "" {
+		return "/" + c.Name
+	}
+	return "/" + c.Name + " " + c.Args
+}

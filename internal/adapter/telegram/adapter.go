@@ -1,6 +1,7 @@
 // Package telegram connects mom to Telegram as a bot through the Bot API, with long polling,
 // so no public URL is needed. Private chats are DMs; in groups a mention of the bot, a reply
-// to one of its messages or a /command@bot starts a run, and everything else the bot can see
+// to one of its messages or a /command@bot starts a run (mom's own commands, which it lists
+// in the bot's command menu, also without the @bot), and everything else the bot can see
 // is logged as history. Each forum topic is a channel of its own, answered inside the topic.
 // Replies are drawn by the shared renderer in Telegram HTML: a status message edited into the
 // answer, with tool details and usage as replies to it, and "typing…" while mom works.
@@ -135,6 +136,7 @@ func (a *Adapter) Start(ctx context.Context, in chat.Inbox) error {
 
 	runCtx := a.run.Begin(ctx)
 	a.run.Go(func() { a.pollLoop(runCtx, in) })
+	a.run.Go(func() { a.registerCommands(runCtx) })
 	return nil
 }
 

@@ -167,3 +167,28 @@ func TestUpdatesAreConfirmedOnlyOnceLogged(t *testing.T) {
 		t.Errorf("violations: %q", v)
 	}
 }
+
+func TestIsOwnCommand(t *testing.T) {
+	cmd := func(off, n int) []models.MessageEntity {
+		return []models.MessageEntity{{Type: models.MessageEntityTypeBotCommand, Offset: off, Length: n}}
+	}
+	for _, tt := range []struct {
+		text     string
+		entities []models.MessageEntity
+		want     bool
+	}{
+		{"/help", cmd(0, 5), true},
+		{"/Model local", cmd(0, 6), true},
+		{"/compact\nkeep the plan", cmd(0, 8), true},
+		{"/weather", cmd(0, 8), false},         // another bot's
+		{"/help@other_bot", cmd(0, 15), false}, // addressed to another bot
+		{"see /help", cmd(4, 5), false},        // not at the start
+		{"/help", nil, false},                  // Telegram did not mark it a command
+		{"/helpme", cmd(0, 7), false},          // a longer word
+		{"/help", cmd(0, 9), false},            // an entity past the text
+	} {
+		if got := isOwnCommand(tt.text, tt.entities); got != tt.want {
+			t.Errorf("isOwnCommand(%q) = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}

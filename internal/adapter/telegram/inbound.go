@@ -72,7 +72,7 @@ func (a *Adapter) convert(ctx context.Context, m *models.Message) (cm chat.Messa
 	ts := messageTime(m.Date, a.liveSince())
 	cm = chat.Message{
 		ID: strconv.Itoa(m.ID), ChannelID: channel, TS: ts, Sender: sender, Text: clean,
-		IsMention: dm || mentioned || toBot, IsDM: dm, ReplyTo: replyTo,
+		IsMention: dm || mentioned || toBot || isOwnCommand(text, entities), IsDM: dm, ReplyTo: replyTo,
 	}
 	if clean != text {
 		cm.RawText = text

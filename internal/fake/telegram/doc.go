@@ -20,7 +20,9 @@
 // downloads (20 MB limit), sendDocument / sendPhoto uploads, getChatMember (a ChatMember
 // object per status; "user not found" for a user id it does not know) and leaveChat (after
 // which the chat sends the bot nothing and calls naming it answer 403 "Forbidden: bot is not a
-// member of the group chat") are implemented.
+// member of the group chat") are implemented, and so is the command menu (setMyCommands,
+// getMyCommands, deleteMyCommands per scope and language, checked as Telegram checks it;
+// MyCommands shows it).
 // sendPhoto enforces what the API documents (at most 10 MB, width + height at most 10,000, a
 // ratio of at most 20) with Telegram's errors (PHOTO_SAVE_FILE_INVALID,
 // PHOTO_INVALID_DIMENSIONS, IMAGE_PROCESS_FAILED); a photo is kept, as Telegram keeps it, as

@@ -61,6 +61,9 @@ var methods = map[string]struct {
 	"sendphoto":       {"sendPhoto", (*Server).sendPhoto},
 
 	"answercallbackquery": {"answerCallbackQuery", (*Server).answerCallbackQuery},
+	"setmycommands":       {"setMyCommands", (*Server).setMyCommands},
+	"getmycommands":       {"getMyCommands", (*Server).getMyCommands},
+	"deletemycommands":    {"deleteMyCommands", (*Server).deleteMyCommands},
 }
 
 // maxBody bounds a request body: Telegram takes uploads of up to 50 MB.

@@ -51,6 +51,7 @@ type Server struct {
 	queries     int
 	openQueries map[string]bool
 	answers     []CallbackAnswer
+	menus       map[string][]BotCommand // the bot's command menus by scope and language (commands.go)
 }
 
 // Option configures a Server.
@@ -78,6 +79,7 @@ func New(opts ...Option) *Server {
 		users:       map[int64]*User{},
 		chats:       map[int64]*chat{},
 		openQueries: map[string]bool{},
+		menus:       map[string][]BotCommand{},
 		files:       map[string]*file{},
 		delivered:   map[int64]int{},
 		nextUpdate:  300000001,
