@@ -4,7 +4,8 @@
 // what was said while mom was away is read back into the channels it has logs for. Replies are
 // drawn by the shared renderer: a status message that becomes the answer, with tool details and
 // usage in a thread created from it (as replies below it in DMs, where Discord has no
-// threads), and the typing indicator on while mom works.
+// threads), and the typing indicator on while mom works. mom's chat commands are also its
+// application's slash commands (commands.go).
 //
 // It uses disgo's REST client and types directly rather than its bot framework, whose caches
 // would hold every guild, channel, member and message mom never looks at; the gateway
@@ -26,6 +27,7 @@ import (
 	"github.com/disgoorg/disgo/discord"
 	"github.com/disgoorg/disgo/gateway"
 	"github.com/disgoorg/disgo/rest"
+	"github.com/disgoorg/snowflake/v2"
 
 	"github.com/mom-agent/mom/internal/adapter/fetch"
 	"github.com/mom-agent/mom/internal/adapter/intake"
@@ -48,7 +50,7 @@ const defaultAPI = "https://discord.com/api"
 // intents are the gateway events mom asks for: guilds (channels and threads), members (so the
 // model can mention people by name), guild and direct messages, and their content. Members and
 // message content are privileged: they must be switched on in the Developer Portal. Button
-// presses (INTERACTION_CREATE) come without any intent.
+// presses and slash commands (INTERACTION_CREATE) come without any intent.
 const intents = gateway.IntentGuilds | gateway.IntentGuildMembers | gateway.IntentGuildMessages |
 	gateway.IntentDirectMessages | gateway.IntentMessageContent
 
@@ -77,6 +79,7 @@ type Adapter struct {
 
 	mu      sync.Mutex
 	bot     chat.User
+	appID   snowflake.ID // the application READY named, whose slash commands mom sets
 	gw      *gatewayConn
 	in      chat.Inbox
 	ctx     context.Context // lives from Start to Stop
@@ -190,6 +193,7 @@ func (a *Adapter) Start(ctx context.Context, in chat.Inbox) error {
 	}
 	a.log.Info("connected to Discord", "bot", bot.Username, "users", len(a.dir.userList()), "channels", len(a.dir.channelList()))
 	catchUp()
+	a.run.Go(func() { a.registerCommands(runCtx) })
 	return nil
 }
 

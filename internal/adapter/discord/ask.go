@@ -59,20 +59,22 @@ func fit(text string) string {
 	return text
 }
 
-// onInteraction answers a press on a question's button off the gateway's reading goroutine,
-// so neither slow channels nor a rate limit hold up the gateway, nor the gateway the answer.
+// onInteraction answers a press on a question's button or a slash command (commands.go) off
+// the gateway's reading goroutine, so neither slow channels nor a rate limit hold up the
+// gateway, nor the gateway the answer.
 func (a *Adapter) onInteraction(i discord.Interaction) {
-	ci, ok := i.(discord.ComponentInteraction)
-	if !ok {
-		return // mom registers no commands; only its buttons come here
-	}
 	a.mu.Lock()
 	ctx, in := a.ctx, a.in
 	a.mu.Unlock()
 	if in == nil {
 		return
 	}
-	a.run.Go(func() { a.press(ctx, in, ci) })
+	switch i := i.(type) {
+	case discord.ComponentInteraction:
+		a.run.Go(func() { a.press(ctx, in, i) })
+	case discord.ApplicationCommandInteraction:
+		a.run.Go(func() { a.command(ctx, in, i) })
+	}
 }
 
 // press hands a press on a question's button to the hub and responds to the interaction.
@@ -95,21 +97,24 @@ func (a *Adapter) press(ctx context.Context, in chat.Inbox, ci discord.Component
 
 // respond sends the interaction's one response to its callback endpoint, which the
 // interaction's token authorizes rather than the bot token.
-func (a *Adapter) respond(ctx context.Context, ci discord.ComponentInteraction, resp discord.InteractionResponse) error {
+func (a *Adapter) respond(ctx context.Context, i discord.Interaction, resp discord.InteractionResponse) error {
 	err := a.rate.Do(ctx, func() error {
-		return a.interactions.CreateInteractionResponse(ci.ID(), ci.Token(), resp, rest.WithCtx(ctx))
+		return a.interactions.CreateInteractionResponse(i.ID(), i.Token(), resp, rest.WithCtx(ctx))
 	})
 	if err != nil {
-		return fmt.Errorf("POST /interactions/%s/{token}/callback: %w", ci.ID(), explain(err))
+		return fmt.Errorf("POST /interactions/%s/{token}/callback: %w", i.ID(), explain(err))
 	}
 	return nil
 }
 
-// interactionChannel is the channel whose log a press belongs to: a thread's parent, as for
-// messages, since the hub knows questions by the channel they were asked for.
-func (a *Adapter) interactionChannel(ci discord.ComponentInteraction) string {
-	id := ci.Message.ChannelID.String()
-	c := ci.Channel()
+// interactionChannel is the channel whose log an interaction belongs to: a thread's parent, as
+// for messages, since the hub knows questions by the channel they were asked for.
+func (a *Adapter) interactionChannel(i discord.Interaction) string {
+	var id string
+	if ci, ok := i.(discord.ComponentInteraction); ok {
+		id = ci.Message.ChannelID.String()
+	}
+	c := i.Channel()
 	if c.MessageChannel != nil {
 		id = c.ID().String()
 	}
@@ -122,11 +127,12 @@ func (a *Adapter) interactionChannel(ci discord.ComponentInteraction) string {
 	return id
 }
 
-// presser is who pressed: member.user in a guild (with the member's nickname), user in a DM,
-// formed as for the author of a message, so admins compare by the same id.
-func presser(ci discord.ComponentInteraction) chat.User {
-	if m := ci.Member(); m != nil {
+// presser is who pressed a button or used a command: member.user in a guild (with the
+// member's nickname), user in a DM, formed as for the author of a message, so admins compare
+// by the same id.
+func presser(i discord.Interaction) chat.User {
+	if m := i.Member(); m != nil {
 		return userOf(m.User, m.Nick)
 	}
-	return userOf(ci.User(), nil)
+	return userOf(i.User(), nil)
 }

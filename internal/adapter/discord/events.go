@@ -12,6 +12,7 @@ func (a *Adapter) onEvent(_ gateway.EventType, data gateway.EventData) {
 	d := a.dir
 	switch e := data.(type) {
 	case gateway.EventReady:
+		a.applicationOf(e.Application.ID)
 		a.mu.Lock()
 		a.pending = map[string]bool{}
 		for _, g := range e.Guilds {

@@ -14,7 +14,9 @@
 //     Left says so); message components (action rows of buttons, checked as Discord checks
 //     them) on create and edit; the interaction callback (POST /interactions/{id}/{token}/
 //     callback, authorized by the interaction's token, not the bot token: one response within
-//     three seconds). Errors are {"message","code"} bodies with
+//     three seconds); the application's global commands (PUT and GET /applications/{id}/
+//     commands: a bulk overwrite checked as Discord checks slash commands and their options).
+//     Errors are {"message","code"} bodies with
 //     Discord's HTTP statuses and JSON error codes; every answer carries X-RateLimit-*
 //     headers, and a rate-limited route answers 429 with Retry-After, X-RateLimit-* and
 //     {"retry_after": seconds}.
@@ -24,7 +26,7 @@
 //     overwrites, threads, members with their roles); heartbeats (op 1 ↔ op 11); dispatches
 //     (op 0 with s and t) filtered by intents, with message content withheld without the
 //     MESSAGE_CONTENT intent as Discord does; INTERACTION_CREATE (no intent needed) for a
-//     button press; RESUME (op 6) replays what was dispatched after the client's sequence
+//     button press or a slash command; RESUME (op 6) replays what was dispatched after the client's sequence
 //     number, then RESUMED; RECONNECT (op 7) and INVALID_SESSION
 //     (op 9) on demand.
 //   - The CDN: attachment URLs (<URL>/attachments/{channel}/{attachment}/{name}?ex=…&is=…&hm=…)
@@ -39,12 +41,13 @@
 // Tests set up a guild (AddUser, AddChannel, and who may see what: SetOwner, AddRole, SetRoles,
 // SetOverwrites, a User that is NotMember), or start from the shared one of NewPreset, play
 // people (Say with InReplyTo and NoPing, WithFile, or Silently for what was said while the bot
-// was offline; Press on a button of the bot's message) and faults (DropSocket, Reconnect,
+// was offline; Press on a button of the bot's message; Invoke one of the bot's slash
+// commands) and faults (DropSocket, Reconnect,
 // InvalidateSession, RateLimit, HideChannel), and look at what a person would see (Messages,
 // Thread, Uploads, Typing, Buttons) or what the client sent (Calls, Interactions,
-// Violations). Every protocol mistake (a wrong token, missing intents, malformed payloads, unknown opcodes, a request that ignores a 429's retry_after, a bot token sent to
+// GlobalCommands, Violations). Every protocol mistake (a wrong token, missing intents, malformed payloads, unknown opcodes, a request that ignores a 429's retry_after, a bot token sent to
 // the CDN, an edit of someone else's message, a message over 2,000 characters, a history query
 // Discord refuses, buttons Discord refuses, an interaction answered twice, late or with
-// another's token) is answered as Discord answers it and also recorded in Violations, which
+// another's token, slash commands Discord refuses) is answered as Discord answers it and also recorded in Violations, which
 // tests assert is empty.
 package fakediscord

@@ -1,9 +1,9 @@
 package fakediscord
 
 import (
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"slices"
 	"strconv"
@@ -41,10 +41,15 @@ const FlagEphemeral = 1 << 6
 // SUPPRESS_NOTIFICATIONS, IS_COMPONENTS_V2.
 const responseFlags = 1<<2 | FlagEphemeral | 1<<12 | 1<<15
 
-// Interaction is a press on a button (Press) and what the bot responded.
+// Interaction is a press on a button (Press) or a use of a slash command (Invoke), and what
+// the bot responded.
 type Interaction struct {
 	ID                                     string
 	UserID, ChannelID, MessageID, CustomID string
+	// Command is the slash command's name, "" for a button press; Options are the values
+	// given for its options.
+	Command string
+	Options map[string]string
 	// Responses are the callbacks Discord accepted, at most one.
 	Responses []InteractionResponse
 }
@@ -59,6 +64,7 @@ type InteractionResponse struct {
 
 type interaction struct {
 	Interaction
+	kind  int // interactionTypeComponent or interactionTypeCommand
 	token string
 	at    time.Time
 }
@@ -93,9 +99,11 @@ func (s *Server) Press(userID, channelID, messageID, customID string) (string, e
 	}
 	id := s.snowflake()
 	in := &interaction{Interaction: Interaction{ID: id, UserID: userID, ChannelID: channelID, MessageID: messageID, CustomID: customID},
-		token: base64.RawURLEncoding.EncodeToString([]byte("interaction:" + id + ":" + randomHex(48))), at: time.Now()}
+		kind: interactionTypeComponent, token: interactionToken(id), at: time.Now()}
 	s.interactions = append(s.interactions, in)
-	d := s.wireInteraction(in, ch, m)
+	d := s.wireInteraction(in, ch)
+	d["data"] = map[string]any{"custom_id": in.CustomID, "component_type": componentButton}
+	d["message"] = s.wireMessage(ch, m, true)
 	// No intent guards interactions: every session hears them.
 	s.dispatch("INTERACTION_CREATE", 0, func(int64) any { return d })
 	return id, nil
@@ -119,14 +127,14 @@ func (s *Server) canView(userID string, ch *channel) bool {
 const dmPermissions = PermViewChannel | PermSendMessages | PermEmbedLinks | PermAttachFiles |
 	PermReadMessageHistory | PermAddReactions
 
-// wireInteraction is the INTERACTION_CREATE payload of a button press, field by field as
-// Discord's interaction object has it. Call it with s.mu held.
-func (s *Server) wireInteraction(in *interaction, ch *channel, m *message) map[string]any {
+// wireInteraction is the INTERACTION_CREATE payload of an interaction in ch, field by field
+// as Discord's interaction object has it, but for data (and a button's message), which the
+// caller adds. Call it with s.mu held.
+func (s *Server) wireInteraction(in *interaction, ch *channel) map[string]any {
 	d := map[string]any{
-		"id": in.ID, "application_id": s.cfg.appID, "type": interactionTypeComponent, "token": in.token,
+		"id": in.ID, "application_id": s.cfg.appID, "type": in.kind, "token": in.token,
 		"version": 1, "locale": "en-US", "entitlements": []any{}, "attachment_size_limit": 10 << 20,
-		"data":       map[string]any{"custom_id": in.CustomID, "component_type": componentButton},
-		"channel_id": ch.ID, "message": s.wireMessage(ch, m, true),
+		"channel_id": ch.ID,
 	}
 	channel := s.wireChannel(ch)
 	if ch.Kind == KindDM {
@@ -197,10 +205,19 @@ func (s *Server) interactionCallback(r *http.Request, id, token string, body []b
 		s.Violate("%s body is not JSON: %v", route, err)
 		return 0, nil, &restError{status: http.StatusBadRequest, code: 50109, msg: "The request body contains invalid JSON."}
 	}
-	if p.Type == nil || !slices.Contains([]int{CallbackChannelMessage, CallbackDeferredChannelMessage,
-		CallbackDeferredUpdateMessage, CallbackUpdateMessage, CallbackModal, 10, 12}, *p.Type) {
-		s.Violate("%s with type %v, which does not answer a button press", route, p.Type)
-		return 0, nil, formError([]string{"type"}, "BASE_TYPE_CHOICES", "Value must be one of {4, 5, 6, 7, 9, 10, 12}.")
+	// A slash command's interaction has no message of the bot to update.
+	allowed, what := []int{CallbackChannelMessage, CallbackDeferredChannelMessage,
+		CallbackDeferredUpdateMessage, CallbackUpdateMessage, CallbackModal, 10, 12}, "a button press"
+	if in.kind == interactionTypeCommand {
+		allowed, what = []int{CallbackChannelMessage, CallbackDeferredChannelMessage, CallbackModal, 10, 12}, "a slash command"
+	}
+	if p.Type == nil || !slices.Contains(allowed, *p.Type) {
+		kind := "none"
+		if p.Type != nil {
+			kind = strconv.Itoa(*p.Type)
+		}
+		s.Violate("%s with type %s, which does not answer %s", route, kind, what)
+		return 0, nil, &restError{status: http.StatusBadRequest, code: 40043, msg: "Interaction callback type is not valid for this interaction"}
 	}
 	resp := InteractionResponse{Type: *p.Type}
 	if p.Data != nil {
@@ -230,7 +247,7 @@ func (s *Server) interactionCallback(r *http.Request, id, token string, body []b
 		if resp.Flags&FlagEphemeral == 0 {
 			// Seen by everyone: a message of the bot in the channel. An ephemeral one only
 			// the person who pressed sees, so it is in Interactions alone.
-			s.post(ch, &message{Message: Message{Author: s.cfg.botID, Content: resp.Content}})
+			s.post(ch, &message{Message: Message{Author: s.cfg.botID, Content: resp.Content}, via: in})
 		}
 	case CallbackUpdateMessage:
 		if m == nil {
@@ -247,14 +264,14 @@ func (s *Server) interactionCallback(r *http.Request, id, token string, body []b
 	}
 	in.Responses = append(in.Responses, resp)
 	if r.URL.Query().Get("with_response") == "true" {
-		return http.StatusOK, map[string]any{"interaction": map[string]any{"id": in.ID, "type": interactionTypeComponent,
+		return http.StatusOK, map[string]any{"interaction": map[string]any{"id": in.ID, "type": in.kind,
 			"response_message_loading": false, "response_message_ephemeral": resp.Flags&FlagEphemeral != 0}}, nil
 	}
 	return http.StatusNoContent, nil, nil
 }
 
-// Interactions returns the button presses so far and what the bot responded to each, in the
-// order of the presses.
+// Interactions returns the button presses and slash commands so far and what the bot
+// responded to each, in the order they happened.
 func (s *Server) Interactions() []Interaction {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -262,6 +279,7 @@ func (s *Server) Interactions() []Interaction {
 	for _, in := range s.interactions {
 		c := in.Interaction
 		c.Responses = slices.Clone(c.Responses)
+		c.Options = maps.Clone(c.Options)
 		out = append(out, c)
 	}
 	return out

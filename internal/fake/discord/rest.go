@@ -228,6 +228,8 @@ func (s *Server) route(r *http.Request, route, path string, body []byte) (int, a
 		return s.guildRoute(route, seg)
 	case "DELETE /users/@me/guilds/{id}":
 		return s.leaveGuild(seg[3])
+	case "PUT /applications/{id}/commands", "GET /applications/{id}/commands":
+		return s.applicationRoute(route, seg[1], body)
 	case "POST /interactions/{id}/{token}/callback":
 		return s.interactionCallback(r, seg[1], seg[2], body)
 	case "POST /channels/{id}/typing":

@@ -50,7 +50,8 @@ type Server struct {
 	typing    []string // channel ids, one per typing call
 	downloads []string // CDN paths fetched
 
-	interactions []*interaction // button presses, in order
+	interactions []*interaction       // button presses and slash commands, in order
+	commands     []ApplicationCommand // the application's global commands (commands.go)
 }
 
 // New starts a server. Close it when done.

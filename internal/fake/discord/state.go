@@ -89,6 +89,7 @@ type message struct {
 	atts    []wireAttachment
 	noPing  bool // a reply that does not mention the replied-to author
 	rows    [][]Button
+	via     *interaction // the slash command this message responds to, if any
 }
 
 // discordEpoch is the first millisecond of 2015, where snowflake timestamps count from.

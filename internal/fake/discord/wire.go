@@ -132,6 +132,17 @@ func (s *Server) wireMessageAt(ch *channel, m *message, withContent, withReferen
 			}
 		}
 	}
+	if in := m.via; in != nil && in.kind == interactionTypeCommand {
+		// The response to a slash command: Discord shows who used which command above it.
+		w["type"] = 20 // CHAT_INPUT_COMMAND
+		owners := map[string]any{"1": in.UserID}
+		if ch.Kind != KindDM {
+			owners = map[string]any{"0": s.cfg.guildID}
+		}
+		w["interaction_metadata"] = map[string]any{"id": in.ID, "type": interactionTypeCommand, "name": in.Command,
+			"user": s.wireUser(in.UserID), "authorizing_integration_owners": owners}
+		w["interaction"] = map[string]any{"id": in.ID, "type": interactionTypeCommand, "name": in.Command, "user": s.wireUser(in.UserID)}
+	}
 	if !withContent {
 		w["content"] = ""
 		w["attachments"] = []any{}
