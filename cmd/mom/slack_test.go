@@ -31,7 +31,7 @@ func TestSlackDownloadAndManifest(t *testing.T) {
 	}
 
 	res = sw.mom("", "slack-manifest", "--name", "Helper Bot")
-	for _, want := range []string{`name: "Helper Bot"`, "socket_mode_enabled: true", "app_mentions:read", "files:read", "message.im"} {
+	for _, want := range []string{`name: "Helper Bot"`, "socket_mode_enabled: true", "app_mentions:read", "files:read", "message.im", "command: /helper-bot"} {
 		if !strings.Contains(res.stdout, want) {
 			t.Errorf("manifest lacks %q:\n%s", want, res.stdout)
 		}

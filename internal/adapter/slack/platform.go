@@ -36,22 +36,23 @@ func Platform() platform.Spec {
 	}
 }
 
-// manifestCommand is `mom slack-manifest [--name mom]`: print the app manifest to paste into
-// api.slack.com → Create New App → From a manifest.
+// manifestCommand is `mom slack-manifest [--name mom] [--command /mom]`: print the app
+// manifest to paste into api.slack.com → Create New App → From a manifest.
 func manifestCommand() platform.Command {
 	return platform.Command{
-		Name: "slack-manifest", Args: "[--name mom]", Summary: "print the Slack app manifest mom needs",
+		Name: "slack-manifest", Args: "[--name mom] [--command /mom]", Summary: "print the Slack app manifest mom needs",
 		Run: func(_ context.Context, args []string, out io.Writer) error {
 			fs := flag.NewFlagSet("mom slack-manifest", flag.ContinueOnError)
 			fs.SetOutput(io.Discard)
 			name := fs.String("name", "mom", "the app's and bot's name")
+			command := fs.String("command", "", "the app's slash command (default: the name, as /helper-bot)")
 			if err := fs.Parse(args); err != nil {
 				return fmt.Errorf("%w: %v", platform.ErrUsage, err)
 			}
 			if fs.NArg() > 0 {
-				return fmt.Errorf("%w: mom slack-manifest takes no arguments besides --name, got %q", platform.ErrUsage, fs.Arg(0))
+				return fmt.Errorf("%w: mom slack-manifest takes no arguments besides --name and --command, got %q", platform.ErrUsage, fs.Arg(0))
 			}
-			m, err := Manifest(*name)
+			m, err := Manifest(*name, *command)
 			if err != nil {
 				return err
 			}

@@ -89,10 +89,17 @@ func (a *Adapter) events(ctx context.Context, sm *socketmode.Client, in chat.Inb
 			}
 			a.interactive(ctx, sm, in, *ev.Request, cb)
 		case socketmode.EventTypeSlashCommand:
-			// mom registers no commands; acknowledge so Slack stops retrying.
-			if ev.Request != nil {
-				_ = sm.Ack(*ev.Request)
+			cmd, ok := ev.Data.(slackgo.SlashCommand)
+			if ev.Request == nil {
+				continue
 			}
+			if !ok {
+				_ = sm.Ack(*ev.Request)
+				continue
+			}
+			req := *ev.Request
+			// Off the event loop: it waits for the command to be logged.
+			a.run.Go(func() { a.slashCommand(ctx, sm, in, req, cmd) })
 		}
 	}
 }

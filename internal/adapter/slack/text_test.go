@@ -54,16 +54,54 @@ func TestTimestamps(t *testing.T) {
 }
 
 func TestManifest(t *testing.T) {
-	m, err := Manifest(`Ops "Bot"`)
+	m, err := Manifest(`Ops "Bot"`, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range append(append([]string{`name: "Ops \"Bot\""`, "socket_mode_enabled: true"}, scopes...), botEvents...) {
+	for _, want := range append(append([]string{`name: "Ops \"Bot\""`, "socket_mode_enabled: true",
+		"interactivity:\n    is_enabled: true", "slash_commands:\n    - command: /ops-bot\n",
+		`usage_hint: "help | stop | new | compact [focus] | model [name] | cost | status"`, "should_escape: false"},
+		scopes...), botEvents...) {
 		if !strings.Contains(m, want) {
-			t.Errorf("manifest lacks %q", want)
+			t.Errorf("manifest lacks %q:\n%s", want, m)
 		}
 	}
-	if _, err := Manifest(strings.Repeat("x", 36)); err == nil {
+	if _, err := Manifest(strings.Repeat("x", 36), ""); err == nil {
 		t.Error("a name over 35 characters was accepted")
+	}
+	if m, err := Manifest("mom", "/ask-mom"); err != nil || !strings.Contains(m, "command: /ask-mom\n") {
+		t.Errorf("a chosen command: %v\n%s", err, m)
+	}
+	for _, bad := range []string{"mom", "/Mom", "/ask mom", "/" + strings.Repeat("x", 33)} {
+		if _, err := Manifest("mom", bad); err == nil {
+			t.Errorf("the slash command %q was accepted", bad)
+		}
+	}
+}
+
+func TestCommandFor(t *testing.T) {
+	for name, want := range map[string]string{
+		"mom": "/mom", "Helper Bot": "/helper-bot", "Ops \"Bot\"": "/ops-bot", "🤖": "/mom", "  A  B ": "/a--b",
+		strings.Repeat("abcdefgh ", 5): "/abcdefgh-abcdefgh-abcdefgh-abcd",
+	} {
+		if got := CommandFor(name); got != want || !slashName.MatchString(got) {
+			t.Errorf("CommandFor(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
+
+func TestCommandText(t *testing.T) {
+	for text, want := range map[string]string{
+		"": "/help", "  ": "/help", "cost": "/cost", "/cost": "/cost", "Model local": "/model local",
+		"compact  keep the plan ": "/compact keep the plan", "stop": "/stop",
+	} {
+		if got, ok := commandText(text); !ok || got != want {
+			t.Errorf("commandText(%q) = %q, %v; want %q", text, got, ok, want)
+		}
+	}
+	for _, text := range []string{"what is up", "costs", "@mom help"} {
+		if got, ok := commandText(text); ok {
+			t.Errorf("commandText(%q) = %q; want no command", text, got)
+		}
 	}
 }

@@ -1,7 +1,8 @@
 // Package fakeslack is a loopback Slack for tests: the Web API (POST <base>method.name,
 // form-encoded or JSON, {"ok":false,"error":"…"} answers with HTTP 200, 429 with Retry-After
 // when rate limited) and Socket Mode (apps.connections.open hands out a ws:// URL; the socket
-// sends hello, events_api envelopes that must be acked with {"envelope_id":"…"}, disconnect
+// sends hello, events_api envelopes that must be acked with {"envelope_id":"…"}, interactive
+// envelopes for button taps, slash_commands envelopes whose ack may carry a response, disconnect
 // with reason refresh_requested, and WebSocket pings). It speaks the protocols as Slack
 // documents them, so slack-go and the real mom binary talk to it unchanged.
 //
@@ -11,8 +12,10 @@
 //
 // Tests set up a workspace (AddUser, AddChannel, or NewAcme for the cast mom's tests share),
 // play people (Say, Edit, Delete, JoinBot, RenameChannel, RenameUser, JoinTeam, CreateChannel,
-// ArchiveChannel, UnarchiveChannel, Deliver) and look at what a person would see (Messages,
-// Replies, Uploads) or at what the client sent (Calls, Violations). Events are delivered the
+// ArchiveChannel, UnarchiveChannel, Deliver, Click, SlashCommand for the commands
+// WithSlashCommands declares) and look at what a person would see (Messages,
+// Replies, Uploads, Ephemerals) or at what the client sent (Calls, CommandResponses,
+// Violations). Events are delivered the
 // way a Slack app subscribed to app_mention, message.channels, message.groups, message.im and
 // message.mpim receives them, including the echoes of the bot's own posts, edits and
 // deletions, and the channel_join message when the bot joins. Envelopes that are not acked in

@@ -27,10 +27,13 @@ type envelope struct {
 	current   string // envelope id of the latest delivery, "" before the first
 	sent      bool   // the latest delivery is out and its ack is awaited
 	deadline  time.Time
-	// kind is the envelope's type: "events_api" when empty, or "interactive"; once says
+	// kind is the envelope's type: "events_api" when empty, "interactive" or "slash_commands";
+	// once says
 	// Slack does not send it again when its ack is late (interactions are not retried).
 	kind string
 	once bool
+	// command is the slash command a "slash_commands" envelope carries, for its ack's response.
+	command *CommandResponse
 }
 
 // Delivery is one envelope the server sent over a socket.
@@ -264,7 +267,7 @@ func (s *Server) plan(now time.Time) (writes []outgoing, next time.Time) {
 				kind = "events_api"
 			}
 			b, _ := json.Marshal(wireEnvelope{EnvelopeID: id, Payload: e.payload, Type: kind,
-				RetryAttempt: e.attempt, RetryReason: e.reason})
+				AcceptsResponsePayload: e.command != nil, RetryAttempt: e.attempt, RetryReason: e.reason})
 			d := &delivery{Delivery: Delivery{EnvelopeID: id, EventID: e.eventID, EventType: e.eventType,
 				RetryAttempt: e.attempt, RetryReason: e.reason, Connection: target.n, At: now}, env: e}
 			s.deliveries[id] = d
@@ -286,7 +289,7 @@ func (s *Server) plan(now time.Time) (writes []outgoing, next time.Time) {
 }
 
 // ack handles an acknowledgement from the client. Call it with s.mu held.
-func (s *Server) ack(id string) {
+func (s *Server) ack(id string, payload json.RawMessage) {
 	d := s.deliveries[id]
 	switch {
 	case d == nil:
@@ -298,6 +301,12 @@ func (s *Server) ack(id string) {
 	}
 	d.Acked = true
 	e := d.env
+	if e.command != nil {
+		if late := s.now().Sub(d.At); late > s.cfg.ackTimeout {
+			s.Violate("socket: slash command envelope %s acked after %v; the person was told the command timed out", id, late.Round(time.Millisecond))
+		}
+		s.commandAck(id, e, payload)
+	}
 	// A late ack of the latest delivery settles the event even when its redelivery is
 	// already scheduled; an ack of a superseded delivery settles nothing.
 	if e.current == id {

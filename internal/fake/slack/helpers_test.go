@@ -107,7 +107,7 @@ func runSocket(t *testing.T, srv *fakeslack.Server, opts ...socketmode.Option) *
 			select {
 			case e := <-sm.Events:
 				switch e.Type {
-				case socketmode.EventTypeHello, socketmode.EventTypeEventsAPI, socketmode.EventTypeErrorBadMessage:
+				case socketmode.EventTypeHello, socketmode.EventTypeEventsAPI, socketmode.EventTypeSlashCommand, socketmode.EventTypeErrorBadMessage:
 					c.events <- e
 				}
 			case <-ctx.Done():

@@ -12,6 +12,7 @@ type config struct {
 	pageSize                   int
 	pingInterval, ackTimeout   time.Duration
 	verificationToken, botIcon string
+	slashCommands              []string // the app's slash commands (commands.go)
 }
 
 func defaultConfig() config {

@@ -56,6 +56,8 @@ type Server struct {
 	sent        []*delivery
 	lost        int
 	ephemerals  []Ephemeral
+	// commandResponses are what acks of slash commands said back (commands.go).
+	commandResponses []CommandResponse
 }
 
 // New starts a server. Close it when done.

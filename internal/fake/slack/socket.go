@@ -169,7 +169,7 @@ func (s *Server) readAcks(so *socket) {
 		case a.EnvelopeID == nil || *a.EnvelopeID == "":
 			s.Violate("socket: message without envelope_id from the client: %s", data)
 		default:
-			s.ack(*a.EnvelopeID)
+			s.ack(*a.EnvelopeID, a.Payload)
 		}
 		s.mu.Unlock()
 	}
