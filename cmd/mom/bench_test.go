@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -59,17 +60,32 @@ func measureStartup(b *testing.B, w *world) int {
 }
 
 // BenchmarkOneShot runs `mom run` with one prompt against an instant fake model: process
-// start, config, storage, one turn, shutdown.
+// start, config, storage, one turn, shutdown. Besides the mean (ns/op) it reports the median
+// wall time (wall-ms) and the median of the process's peak resident memory (peak-MiB), the
+// figures DESIGN.md §9 sets targets for.
 func BenchmarkOneShot(b *testing.B) {
 	w := newWorld(b)
 	w.llm.Default(fakellm.Text("ok"))
+	var walls []time.Duration
+	var peaks []int
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		cmd := exec.Command(momBinary, "run", w.dir, "-m", "hello")
 		cmd.Env = w.env
-		if out, err := cmd.CombinedOutput(); err != nil {
+		start := time.Now()
+		out, err := cmd.CombinedOutput()
+		walls = append(walls, time.Since(start))
+		if err != nil {
 			b.Fatalf("%v\n%s", err, out)
 		}
+		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+			peaks = append(peaks, int(ru.Maxrss)) // kB on Linux
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(medianDuration(walls))/1e6, "wall-ms")
+	if len(peaks) > 0 {
+		b.ReportMetric(float64(median(peaks))/1024, "peak-MiB")
 	}
 }
 

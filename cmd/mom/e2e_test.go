@@ -31,15 +31,21 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	momBinary = filepath.Join(dir, "mom")
-	args := []string{"build", "-o", momBinary}
-	if raceEnabled {
-		args = append(args, "-race")
-	}
-	build := exec.Command("go", append(args, ".")...)
-	if out, err := build.CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "building mom: %v\n%s", err, out)
-		os.RemoveAll(dir)
-		os.Exit(1)
+	// MOM_TEST_BINARY runs a binary built elsewhere: scripts/bench measures the stripped
+	// build people install, not this package's debug build.
+	if prebuilt := os.Getenv("MOM_TEST_BINARY"); prebuilt != "" {
+		momBinary = prebuilt
+	} else {
+		args := []string{"build", "-o", momBinary}
+		if raceEnabled {
+			args = append(args, "-race")
+		}
+		build := exec.Command("go", append(args, ".")...)
+		if out, err := build.CombinedOutput(); err != nil {
+			fmt.Fprintf(os.Stderr, "building mom: %v\n%s", err, out)
+			os.RemoveAll(dir)
+			os.Exit(1)
+		}
 	}
 	code := m.Run()
 	os.RemoveAll(dir)
