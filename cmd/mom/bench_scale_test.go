@@ -133,12 +133,13 @@ const settleAfterLoad = time.Minute
 // long until every run has finished, then checks that every channel shows exactly its own
 // answer, once.
 // It reports mom's peak resident memory (hwm-MB), its resident memory after an idle period
-// (idle-rss-MB) and a minute after the last run (minute-rss-MB, once mom has given back what
-// the load took), its threads, and how many goroutines it has beyond those of a mom
-// that just started (extra-goroutines). mom has no goroutine counter; the Go runtime's stack
-// dump on SIGQUIT counts them, so nothing is added to mom for this.
+// (idle-rss-MB) and a minute after the last run (minute-rss-MB, by when mom has given back
+// what the load took; minute-anon-MB is the part of it that is heap and stacks rather than
+// the mapped binary), its threads, and how many goroutines it has beyond those of a mom that
+// just started (extra-goroutines). mom has no goroutine counter; the Go runtime's stack dump
+// on SIGQUIT counts them, so nothing is added to mom for this.
 func BenchmarkThousandChannels(b *testing.B) {
-	var hwm, idleRSS, minuteRSS, threads, extra, told []int
+	var hwm, idleRSS, minuteRSS, minuteAnon, threads, extra, told []int
 	b.ResetTimer()
 	for range b.N {
 		b.StopTimer()
@@ -159,7 +160,8 @@ func BenchmarkThousandChannels(b *testing.B) {
 		st := procStatus(b, p.cmd.Process.Pid)
 		hwm, idleRSS, threads = append(hwm, st["VmHWM"]), append(idleRSS, st["VmRSS"]), append(threads, st["Threads"])
 		time.Sleep(time.Until(finished.Add(settleAfterLoad)))
-		minuteRSS = append(minuteRSS, procStatus(b, p.cmd.Process.Pid)["VmRSS"])
+		st = procStatus(b, p.cmd.Process.Pid)
+		minuteRSS, minuteAnon = append(minuteRSS, st["VmRSS"]), append(minuteAnon, st["RssAnon"])
 		after := goroutinesAtExit(b, p)
 		extra = append(extra, after-base)
 		// Goroutines that outlive their run would number about one per channel; a few
@@ -171,6 +173,7 @@ func BenchmarkThousandChannels(b *testing.B) {
 	b.ReportMetric(float64(slices.Max(hwm))/1024, "hwm-MB")
 	b.ReportMetric(float64(median(idleRSS))/1024, "idle-rss-MB")
 	b.ReportMetric(float64(median(minuteRSS))/1024, "minute-rss-MB")
+	b.ReportMetric(float64(median(minuteAnon))/1024, "minute-anon-MB")
 	b.ReportMetric(float64(median(threads)), "threads")
 	b.ReportMetric(float64(slices.Max(extra)), "extra-goroutines")
 	b.ReportMetric(float64(median(told)), "told-to-wait")

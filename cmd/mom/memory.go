@@ -1,8 +1,16 @@
 package main
 
 import (
+	"bufio"
+	"context"
+	"log/slog"
 	"os"
+	"path/filepath"
 	"runtime/debug"
+	"runtime/metrics"
+	"strconv"
+	"strings"
+	"time"
 )
 
 // gcPercent is the garbage collector's target when GOGC is not set: the heap may grow to
@@ -12,9 +20,155 @@ import (
 // 170 MB to 135 MB (BenchmarkThousandChannels).
 const gcPercent = 50
 
-// tuneMemory applies gcPercent unless the person running mom chose with GOGC.
+// memLimitShare is the part of the memory mom may use (its cgroup's limit, or the machine's
+// memory when there is none) that becomes the garbage collector's soft limit when GOMEMLIMIT
+// is not set. Near the limit the collector works harder and gives memory back sooner, so a
+// container's limit is met by collecting instead of by the kernel's OOM killer; far below it
+// nothing changes.
+const memLimitShare = 0.75
+
+// tuneMemory applies gcPercent unless the person running mom chose with GOGC, and the soft
+// memory limit memLimitShare describes unless they chose with GOMEMLIMIT.
 func tuneMemory() {
 	if _, set := os.LookupEnv("GOGC"); !set {
 		debug.SetGCPercent(gcPercent)
+	}
+	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
+		if avail := availableMemory(); avail > 0 {
+			debug.SetMemoryLimit(int64(float64(avail) * memLimitShare))
+		}
+	}
+}
+
+// availableMemory is the memory mom may use in bytes: the limit of its cgroup (v2 or v1)
+// when there is one below the machine's memory, otherwise the machine's memory; 0 when
+// neither can be read.
+func availableMemory() int64 {
+	total := memTotal()
+	if lim := cgroupLimit(); lim > 0 && (total == 0 || lim < total) {
+		return lim
+	}
+	return total
+}
+
+// memTotal reads the machine's memory from /proc/meminfo; 0 when it cannot.
+func memTotal() int64 {
+	f, err := os.Open("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), "MemTotal:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			if err != nil {
+				return 0
+			}
+			return kb << 10
+		}
+	}
+	return 0
+}
+
+// cgroupLimit reads the memory limit of mom's cgroup: memory.max under cgroup v2, or
+// memory.limit_in_bytes under v1. 0 means none was found or it is unlimited ("max", or v1's
+// huge number, which the caller's comparison with the machine's memory discards).
+func cgroupLimit() int64 {
+	data, err := os.ReadFile("/proc/self/cgroup")
+	if err != nil {
+		return 0
+	}
+	for line := range strings.Lines(string(data)) {
+		// "0::/path" is the v2 hierarchy; "4:memory:/path" is v1's memory controller.
+		id, rest, _ := strings.Cut(strings.TrimSpace(line), ":")
+		ctrl, path, _ := strings.Cut(rest, ":")
+		var root, name string
+		switch {
+		case id == "0" && ctrl == "":
+			root, name = "/sys/fs/cgroup", "memory.max"
+		case strings.Contains(","+ctrl+",", ",memory,"):
+			root, name = "/sys/fs/cgroup/memory", "memory.limit_in_bytes"
+		default:
+			continue
+		}
+		// Inside a container the cgroup's path is often missing from its own view of the
+		// mount, whose root is then the container's cgroup.
+		for _, file := range []string{filepath.Join(root, path, name), filepath.Join(root, name)} {
+			if n := readLimit(file); n > 0 {
+				return n
+			}
+		}
+	}
+	return 0
+}
+
+// readLimit reads a cgroup limit file; 0 for "max", a missing file or anything unreadable.
+func readLimit(file string) int64 {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return 0
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(string(data)), 10, 64)
+	if err != nil || n <= 0 {
+		return 0
+	}
+	return n
+}
+
+// How releaseWhenIdle decides that mom is quiet and that memory is worth giving back.
+const (
+	// idleCheck is how often allocation is sampled.
+	idleCheck = 5 * time.Second
+	// quietFor is how long allocation must stay under quietRate before memory is given back.
+	quietFor = 20 * time.Second
+	// quietRate is the allocation per idleCheck below which mom counts as quiet: adapters
+	// that keep a connection alive allocate a little; a run allocates megabytes.
+	quietRate = 1 << 20
+	// releaseAfter is how much must have been allocated since the last release for another
+	// one to be worth a full collection.
+	releaseAfter = 16 << 20
+)
+
+// releaseWhenIdle gives memory back to the system once mom has been quiet for quietFor after
+// work that allocated at least releaseAfter: a burst of runs leaves the heap at its peak, and
+// the garbage collector neither collects without new allocation nor hurries to return what it
+// frees, so without this a mom that answered a thousand channels would stay at that size for
+// minutes. One debug.FreeOSMemory (a full collection that returns every free page) per quiet
+// spell costs a few milliseconds. It returns when ctx ends.
+func releaseWhenIdle(ctx context.Context, log *slog.Logger) {
+	sample := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
+	allocated := func() uint64 {
+		metrics.Read(sample)
+		if sample[0].Value.Kind() != metrics.KindUint64 {
+			return 0
+		}
+		return sample[0].Value.Uint64()
+	}
+	t := time.NewTicker(idleCheck)
+	defer t.Stop()
+	last := allocated()
+	released := last
+	var quiet time.Duration
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		now := allocated()
+		if now-last < quietRate {
+			quiet += idleCheck
+		} else {
+			quiet = 0
+		}
+		last = now
+		if quiet < quietFor || now-released < releaseAfter {
+			continue
+		}
+		start := time.Now()
+		debug.FreeOSMemory()
+		released = allocated()
+		log.Debug("gave memory back to the system after a quiet spell", "took", time.Since(start).Round(time.Microsecond))
 	}
 }

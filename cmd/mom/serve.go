@@ -66,6 +66,7 @@ func cmdServe(ctx context.Context, args []string, std stdio) error {
 		}
 		return err
 	}
+	go releaseWhenIdle(ctx, log)
 	var terminal keyboard
 	for _, ad := range adapters {
 		if t, ok := ad.(keyboard); ok {
