@@ -106,9 +106,13 @@ type headOnly struct {
 // type or id), which the loader skips as malformed.
 func parseEntry(line []byte) (e Entry, ok bool) {
 	var l lineJSON
-	err := json.Unmarshal(line, &l)
-	if llm.IsStringContent(err) {
-		err = decodeStringContent(line, &l)
+	var err error
+	if !decodeLine(line, &l) {
+		l = lineJSON{}
+		err = json.Unmarshal(line, &l)
+		if llm.IsStringContent(err) {
+			err = decodeStringContent(line, &l)
+		}
 	}
 	if err != nil {
 		var h headOnly

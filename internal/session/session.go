@@ -98,6 +98,12 @@ func (s *Session) load(cwd string) error {
 		return err
 	}
 
+	// A line of a conversation is a kilobyte or more on average (tool output makes it so):
+	// sizing for that spares a long file's load most of the copying as the slice grows.
+	if n := st.Size() / 1024; n > 16 {
+		s.entries = make([]Entry, 0, min(n, 1<<20))
+		s.byID = make(map[string]int, min(n, 1<<20))
+	}
 	why := "broken" // also the verdict for a file with no complete line
 	first := true
 	stats, err := jsonl.Scan(s.dir, s.name, 0, func(line []byte, _, _ int64) error {

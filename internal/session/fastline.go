@@ -1,0 +1,711 @@
+package session
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mom-agent/mom/internal/llm"
+)
+
+// decodeLine reads an entry line into l the way json.Unmarshal would, about five times faster:
+// a channel's first run after a restart opens a context.jsonl that can hold tens of thousands
+// of entries, most of them tool output, and encoding/json spends its time scanning each line
+// twice through reflection. It handles the lines mom and pi write; for anything it is not
+// certain to read exactly as json.Unmarshal does (a key that differs from a field's only in
+// case, a key given twice, a null where a value belongs, a lone surrogate, invalid UTF-8, a
+// number that is not a plain integer where one belongs, a string where content blocks
+// belong) it returns false without deciding, and the caller asks encoding/json.
+// FuzzDecodeLine holds it to that.
+func decodeLine(line []byte, l *lineJSON) bool {
+	d := lineDecoder{b: line}
+	d.ws()
+	if !d.object(func(key []byte) bool {
+		switch string(key) {
+		case "type":
+			s, ok := d.sym()
+			l.Type = EntryType(s)
+			return ok
+		case "id":
+			return d.strInto(&l.ID)
+		case "parentId":
+			if d.null() {
+				l.ParentID = nil
+				return true
+			}
+			s, ok := d.str()
+			l.ParentID = &s
+			return ok
+		case "timestamp":
+			return d.strInto(&l.Timestamp)
+		case "message":
+			if d.null() {
+				l.Message = nil
+				return true
+			}
+			l.Message = new(llm.Message)
+			return d.message(l.Message)
+		case "summary":
+			return d.strInto(&l.Summary)
+		case "firstKeptEntryId":
+			return d.strInto(&l.FirstKeptEntryID)
+		case "tokensBefore":
+			return d.intInto(&l.TokensBefore)
+		case "fromId":
+			return d.strInto(&l.FromID)
+		case "details":
+			return d.rawInto(&l.Details)
+		case "customType":
+			return d.strInto(&l.CustomType)
+		case "data":
+			return d.rawInto(&l.Data)
+		}
+		return d.unknown(key, "type", "id", "parentId", "timestamp", "message", "summary", "firstKeptEntryId",
+			"tokensBefore", "fromId", "details", "customType", "data")
+	}) {
+		return false
+	}
+	d.ws()
+	return d.i == len(d.b)
+}
+
+// lineDecoder walks one line. Every method returns false when the input is not what it can
+// read exactly as encoding/json would; nothing it filled in counts then.
+type lineDecoder struct {
+	b []byte
+	i int
+}
+
+func (d *lineDecoder) message(m *llm.Message) bool {
+	return d.object(func(key []byte) bool {
+		switch string(key) {
+		case "role":
+			s, ok := d.sym()
+			m.Role = llm.Role(s)
+			return ok
+		case "content":
+			return d.content(&m.Content)
+		case "timestamp":
+			n, ok := d.integer(64)
+			m.Timestamp = n
+			return ok
+		case "api":
+			return d.symInto(&m.API)
+		case "provider":
+			return d.symInto(&m.Provider)
+		case "model":
+			return d.strInto(&m.Model)
+		case "usage":
+			return d.usage(&m.Usage)
+		case "stopReason":
+			s, ok := d.sym()
+			m.StopReason = llm.StopReason(s)
+			return ok
+		case "errorMessage":
+			return d.strInto(&m.ErrorMessage)
+		case "toolCallId":
+			return d.strInto(&m.ToolCallID)
+		case "toolName":
+			return d.symInto(&m.ToolName)
+		case "details":
+			return d.rawInto(&m.Details)
+		case "isError":
+			return d.boolInto(&m.IsError)
+		}
+		return d.unknown(key, "role", "content", "timestamp", "api", "provider", "model", "usage", "stopReason",
+			"errorMessage", "toolCallId", "toolName", "details", "isError")
+	})
+}
+
+func (d *lineDecoder) content(out *[]llm.Content) bool {
+	if d.peek() != '[' {
+		return false // a plain string (pi's user messages) or something odder
+	}
+	d.i++
+	blocks := []llm.Content{}
+	d.ws()
+	if d.peek() == ']' {
+		d.i++
+		*out = blocks
+		return true
+	}
+	for {
+		d.ws()
+		var c llm.Content
+		if !d.block(&c) {
+			return false
+		}
+		blocks = append(blocks, c)
+		d.ws()
+		switch d.peek() {
+		case ',':
+			d.i++
+		case ']':
+			d.i++
+			*out = blocks
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+func (d *lineDecoder) block(c *llm.Content) bool {
+	return d.object(func(key []byte) bool {
+		switch string(key) {
+		case "type":
+			s, ok := d.sym()
+			c.Type = llm.ContentType(s)
+			return ok
+		case "text":
+			return d.strInto(&c.Text)
+		case "thinking":
+			return d.strInto(&c.Thinking)
+		case "thinkingSignature":
+			return d.strInto(&c.Signature)
+		case "redacted":
+			return d.boolInto(&c.Redacted)
+		case "data":
+			return d.strInto(&c.Data)
+		case "mimeType":
+			return d.strInto(&c.MimeType)
+		case "id":
+			return d.strInto(&c.ID)
+		case "name":
+			return d.symInto(&c.Name)
+		case "arguments":
+			return d.rawInto(&c.Arguments)
+		}
+		return d.unknown(key, "type", "text", "thinking", "thinkingSignature", "redacted", "data", "mimeType", "id",
+			"name", "arguments")
+	})
+}
+
+func (d *lineDecoder) usage(u *llm.Usage) bool {
+	return d.object(func(key []byte) bool {
+		switch string(key) {
+		case "input":
+			return d.intInto(&u.Input)
+		case "output":
+			return d.intInto(&u.Output)
+		case "cacheRead":
+			return d.intInto(&u.CacheRead)
+		case "cacheWrite":
+			return d.intInto(&u.CacheWrite)
+		case "totalTokens":
+			return d.intInto(&u.TotalTokens)
+		case "cost":
+			return d.object(func(key []byte) bool {
+				switch string(key) {
+				case "input":
+					return d.floatInto(&u.Cost.Input)
+				case "output":
+					return d.floatInto(&u.Cost.Output)
+				case "cacheRead":
+					return d.floatInto(&u.Cost.CacheRead)
+				case "cacheWrite":
+					return d.floatInto(&u.Cost.CacheWrite)
+				case "total":
+					return d.floatInto(&u.Cost.Total)
+				}
+				return d.unknown(key, "input", "output", "cacheRead", "cacheWrite", "total")
+			})
+		}
+		return d.unknown(key, "input", "output", "cacheRead", "cacheWrite", "totalTokens", "cost")
+	})
+}
+
+// object reads an object, calling field for each key with d at the key's value. A key seen
+// twice gives up: encoding/json would merge the second value into the first.
+func (d *lineDecoder) object(field func(key []byte) bool) bool {
+	if d.peek() != '{' {
+		return false
+	}
+	d.i++
+	d.ws()
+	if d.peek() == '}' {
+		d.i++
+		return true
+	}
+	var seenBuf [16][]byte
+	seen := seenBuf[:0]
+	for {
+		d.ws()
+		key, ok := d.key()
+		if !ok {
+			return false
+		}
+		for _, k := range seen {
+			if bytes.Equal(k, key) {
+				return false
+			}
+		}
+		seen = append(seen, key)
+		d.ws()
+		if d.peek() != ':' {
+			return false
+		}
+		d.i++
+		d.ws()
+		if !field(key) {
+			return false
+		}
+		d.ws()
+		switch d.peek() {
+		case ',':
+			d.i++
+		case '}':
+			d.i++
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+// key reads an object key without escapes, which is every key mom and pi write. It returns
+// the key's bytes in the line.
+func (d *lineDecoder) key() ([]byte, bool) {
+	if d.peek() != '"' {
+		return nil, false
+	}
+	start := d.i + 1
+	for j := start; j < len(d.b); j++ {
+		switch c := d.b[j]; {
+		case c == '"':
+			d.i = j + 1
+			return d.b[start:j], true
+		case c == '\\' || c < 0x20 || c >= utf8.RuneSelf:
+			return nil, false
+		}
+	}
+	return nil, false
+}
+
+// unknown skips the value of a key that is not a field, unless encoding/json would take it
+// for one of the object's known keys, whose names it matches regardless of case.
+func (d *lineDecoder) unknown(key []byte, known ...string) bool {
+	for _, k := range known {
+		if bytes.EqualFold([]byte(k), key) {
+			return false
+		}
+	}
+	return d.skip(0)
+}
+
+func (d *lineDecoder) peek() byte {
+	if d.i < len(d.b) {
+		return d.b[d.i]
+	}
+	return 0
+}
+
+func (d *lineDecoder) ws() {
+	for d.i < len(d.b) {
+		switch d.b[d.i] {
+		case ' ', '\t', '\n', '\r':
+			d.i++
+		default:
+			return
+		}
+	}
+}
+
+// null consumes a null literal if one is next.
+func (d *lineDecoder) null() bool {
+	if d.i+4 <= len(d.b) && string(d.b[d.i:d.i+4]) == "null" {
+		d.i += 4
+		return true
+	}
+	return false
+}
+
+// sym reads a string that is most often one of a few words (a type, a role, a provider, a
+// tool's name), returning the word without allocating a copy of it for every entry.
+func (d *lineDecoder) sym() (string, bool) {
+	if d.peek() == '"' {
+		if end := bytes.IndexByte(d.b[d.i+1:], '"'); end >= 0 {
+			if w, ok := word(d.b[d.i+1 : d.i+1+end]); ok {
+				d.i += end + 2
+				return w, true
+			}
+		}
+	}
+	return d.str()
+}
+
+// word returns b as one of the words sym knows, a constant that costs no allocation.
+func word(b []byte) (string, bool) {
+	switch string(b) {
+	case "message":
+		return "message", true
+	case "custom":
+		return "custom", true
+	case "compaction":
+		return "compaction", true
+	case "user":
+		return "user", true
+	case "assistant":
+		return "assistant", true
+	case "toolResult":
+		return "toolResult", true
+	case "text":
+		return "text", true
+	case "thinking":
+		return "thinking", true
+	case "toolCall":
+		return "toolCall", true
+	case "image":
+		return "image", true
+	case "anthropic":
+		return "anthropic", true
+	case "anthropic-messages":
+		return "anthropic-messages", true
+	case "openai":
+		return "openai", true
+	case "openai-completions":
+		return "openai-completions", true
+	case "stop":
+		return "stop", true
+	case "toolUse":
+		return "toolUse", true
+	case "length":
+		return "length", true
+	case "error":
+		return "error", true
+	case "aborted":
+		return "aborted", true
+	case "bash":
+		return "bash", true
+	case "read":
+		return "read", true
+	case "write":
+		return "write", true
+	case "edit":
+		return "edit", true
+	case "attach":
+		return "attach", true
+	case "invoke_tool":
+		return "invoke_tool", true
+	}
+	return "", false
+}
+
+func (d *lineDecoder) symInto(p *string) bool {
+	s, ok := d.sym()
+	*p = s
+	return ok
+}
+
+func (d *lineDecoder) strInto(p *string) bool {
+	s, ok := d.str()
+	*p = s
+	return ok
+}
+
+// plain classifies each byte inside a string: '0' for the quote, the backslash and control
+// characters, which end a run of text or are not allowed in it; '2' for bytes of UTF-8
+// sequences; '1' for the rest.
+const plain = "0000000000000000000000000000000011011111111111111111111111111111" +
+	"1111111111111111111111111111011111111111111111111111111111111111" +
+	"2222222222222222222222222222222222222222222222222222222222222222" +
+	"2222222222222222222222222222222222222222222222222222222222222222"
+
+// run returns the index of the first byte from j on that is not plain text, and whether any
+// byte before it was outside ASCII.
+func (d *lineDecoder) run(j int) (int, bool) {
+	wide := false
+	b := d.b
+	for ; j+4 <= len(b); j += 4 {
+		c0, c1, c2, c3 := plain[b[j]], plain[b[j+1]], plain[b[j+2]], plain[b[j+3]]
+		if c0 == '0' || c1 == '0' || c2 == '0' || c3 == '0' {
+			break
+		}
+		wide = wide || (c0|c1|c2|c3)&2 != 0 // only '2' has that bit
+	}
+	for ; j < len(b); j++ {
+		c := plain[b[j]]
+		if c == '0' {
+			break
+		}
+		wide = wide || c == '2'
+	}
+	return j, wide
+}
+
+// str reads a string value; null and every other kind of value give up.
+func (d *lineDecoder) str() (string, bool) {
+	if d.peek() != '"' {
+		return "", false
+	}
+	start := d.i + 1
+	j, wide := d.run(start)
+	if j == len(d.b) || d.b[j] < 0x20 {
+		return "", false
+	}
+	if d.b[j] == '\\' {
+		return d.escaped(start)
+	}
+	if wide && !utf8.Valid(d.b[start:j]) {
+		return "", false // encoding/json would put U+FFFD in the place of each bad byte
+	}
+	d.i = j + 1
+	return string(d.b[start:j]), true
+}
+
+// escaped reads a string that has escapes, from its first byte at start.
+func (d *lineDecoder) escaped(start int) (string, bool) {
+	// The text is never longer than its escaped form: size the result once.
+	save := d.i
+	d.i = start - 1
+	if !d.skipString() {
+		return "", false
+	}
+	end := d.i - 1
+	d.i = save
+	var out strings.Builder
+	out.Grow(end - start)
+	j := start
+	for j < end {
+		// Copy the run up to the next backslash in one go.
+		k := j + bytes.IndexByte(d.b[j:end], '\\')
+		if k < j {
+			k = end
+		}
+		run := d.b[j:k]
+		if !utf8.Valid(run) {
+			return "", false // encoding/json would put U+FFFD in the place of each bad byte
+		}
+		out.Write(run)
+		if k == end {
+			break
+		}
+		// skipString has checked the escape's form.
+		switch e := d.b[k+1]; e {
+		case 'b':
+			out.WriteByte('\b')
+		case 'f':
+			out.WriteByte('\f')
+		case 'n':
+			out.WriteByte('\n')
+		case 'r':
+			out.WriteByte('\r')
+		case 't':
+			out.WriteByte('\t')
+		case 'u':
+			r, _ := strconv.ParseUint(string(d.b[k+2:k+6]), 16, 32)
+			if r >= 0xD800 && r < 0xE000 {
+				return "", false // surrogates, paired or not, are left to encoding/json
+			}
+			out.WriteRune(rune(r))
+			j = k + 6
+			continue
+		default: // '"', '\\', '/'
+			out.WriteByte(e)
+		}
+		j = k + 2
+	}
+	d.i = end + 1
+	return out.String(), true
+}
+
+func (d *lineDecoder) boolInto(p *bool) bool {
+	switch {
+	case d.i+4 <= len(d.b) && string(d.b[d.i:d.i+4]) == "true":
+		d.i += 4
+		*p = true
+		return true
+	case d.i+5 <= len(d.b) && string(d.b[d.i:d.i+5]) == "false":
+		d.i += 5
+		*p = false
+		return true
+	}
+	return false
+}
+
+func (d *lineDecoder) intInto(p *int) bool {
+	n, ok := d.integer(strconv.IntSize)
+	*p = int(n)
+	return ok
+}
+
+// integer reads a number that json.Unmarshal puts in an int of bits bits without complaint:
+// no fraction, no exponent, in range.
+func (d *lineDecoder) integer(bits int) (int64, bool) {
+	lit, ok := d.number()
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(string(lit), 10, bits)
+	return n, err == nil
+}
+
+func (d *lineDecoder) floatInto(p *float64) bool {
+	lit, ok := d.number()
+	if !ok {
+		return false
+	}
+	f, err := strconv.ParseFloat(string(lit), 64)
+	*p = f
+	return err == nil
+}
+
+// number reads a number literal as JSON's grammar has it.
+func (d *lineDecoder) number() ([]byte, bool) {
+	start, j := d.i, d.i
+	digits := func() bool {
+		k := j
+		for j < len(d.b) && d.b[j] >= '0' && d.b[j] <= '9' {
+			j++
+		}
+		return j > k
+	}
+	if j < len(d.b) && d.b[j] == '-' {
+		j++
+	}
+	switch {
+	case j < len(d.b) && d.b[j] == '0':
+		j++
+	case !digits():
+		return nil, false
+	}
+	if j < len(d.b) && d.b[j] == '.' {
+		j++
+		if !digits() {
+			return nil, false
+		}
+	}
+	if j < len(d.b) && (d.b[j] == 'e' || d.b[j] == 'E') {
+		j++
+		if j < len(d.b) && (d.b[j] == '+' || d.b[j] == '-') {
+			j++
+		}
+		if !digits() {
+			return nil, false
+		}
+	}
+	d.i = j
+	return d.b[start:j], true
+}
+
+// rawInto keeps the bytes of any value, as json.RawMessage does (null included).
+func (d *lineDecoder) rawInto(p *json.RawMessage) bool {
+	start := d.i
+	if !d.skip(0) {
+		return false
+	}
+	*p = append(json.RawMessage(nil), d.b[start:d.i]...)
+	return true
+}
+
+// maxDepth bounds skip's recursion below encoding/json's own limit of 10,000 levels; deeper
+// values go to encoding/json.
+const maxDepth = 1000
+
+// skip passes over any valid value.
+func (d *lineDecoder) skip(depth int) bool {
+	if depth > maxDepth {
+		return false
+	}
+	switch c := d.peek(); {
+	case c == '"':
+		return d.skipString()
+	case c == '{' || c == '[':
+		end := byte('}')
+		if c == '[' {
+			end = ']'
+		}
+		d.i++
+		d.ws()
+		if d.peek() == end {
+			d.i++
+			return true
+		}
+		for {
+			d.ws()
+			if c == '{' {
+				if !d.skipString() {
+					return false
+				}
+				d.ws()
+				if d.peek() != ':' {
+					return false
+				}
+				d.i++
+				d.ws()
+			}
+			if !d.skip(depth + 1) {
+				return false
+			}
+			d.ws()
+			switch d.peek() {
+			case ',':
+				d.i++
+			case end:
+				d.i++
+				return true
+			default:
+				return false
+			}
+		}
+	case c == 't':
+		var b bool
+		return d.boolInto(&b)
+	case c == 'f':
+		var b bool
+		return d.boolInto(&b)
+	case c == 'n':
+		return d.null()
+	default:
+		_, ok := d.number()
+		return ok
+	}
+}
+
+// skipString passes over a valid string; its bytes need not be valid UTF-8, which
+// encoding/json accepts too.
+func (d *lineDecoder) skipString() bool {
+	if d.peek() != '"' {
+		return false
+	}
+	for j := d.i + 1; j < len(d.b); j++ {
+		j, _ = d.run(j)
+		if j == len(d.b) {
+			return false
+		}
+		switch c := d.b[j]; {
+		case c == '"':
+			d.i = j + 1
+			return true
+		case c < 0x20:
+			return false
+		}
+		// A backslash.
+		if j+1 >= len(d.b) {
+			return false
+		}
+		switch d.b[j+1] {
+		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			j++
+		case 'u':
+			if j+6 > len(d.b) {
+				return false
+			}
+			for _, h := range d.b[j+2 : j+6] {
+				if !isHex(h) {
+					return false
+				}
+			}
+			j += 5
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
