@@ -13,11 +13,13 @@ import (
 	"time"
 )
 
-// gcPercent is the garbage collector's target when GOGC is not set: the heap may grow to
-// 1.5 times what is live instead of Go's default 2 times. mom waits on models and platforms,
-// not on its CPU, and often runs on small machines, so it trades a little collection work
-// for memory: with a thousand channels answering at once, peak memory falls from about
-// 170 MB to 135 MB (BenchmarkThousandChannels).
+// gcPercent is the garbage collector's target for a mom that serves when GOGC is not set: the
+// heap may grow to 1.5 times what is live instead of Go's default 2 times. mom waits on models
+// and platforms, not on its CPU, and often runs on small machines, so it trades a little
+// collection work for memory: with a thousand channels answering at once, peak memory falls
+// from about 170 MB to 135 MB (BenchmarkThousandChannels). Short commands such as `mom run`
+// keep Go's default: they end before the heap grows, and with a lower target the collector
+// would run three times in a one-shot turn instead of once.
 const gcPercent = 50
 
 // memLimitShare is the part of the memory mom may use (its cgroup's limit, or the machine's
@@ -27,12 +29,16 @@ const gcPercent = 50
 // nothing changes.
 const memLimitShare = 0.75
 
-// tuneMemory applies gcPercent unless the person running mom chose with GOGC, and the soft
-// memory limit memLimitShare describes unless they chose with GOMEMLIMIT.
-func tuneMemory() {
+// collectForServing applies gcPercent unless the person running mom chose with GOGC.
+func collectForServing() {
 	if _, set := os.LookupEnv("GOGC"); !set {
 		debug.SetGCPercent(gcPercent)
 	}
+}
+
+// tuneMemory applies the soft memory limit memLimitShare describes unless the person running
+// mom chose with GOMEMLIMIT.
+func tuneMemory() {
 	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
 		if avail := availableMemory(); avail > 0 {
 			debug.SetMemoryLimit(int64(float64(avail) * memLimitShare))

@@ -18,6 +18,7 @@ import (
 
 // cmdServe is `mom <data-dir>`: start every configured adapter and run until told to stop.
 func cmdServe(ctx context.Context, args []string, std stdio) error {
+	collectForServing()
 	dir, fl, err := parseCommand("mom", args, nil)
 	if err != nil {
 		return err

@@ -6,12 +6,15 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/tailscale/hujson"
 )
 
 // hujsonPosition matches the position hujson puts in front of its syntax errors.
-var hujsonPosition = regexp.MustCompile(`^hujson: line (\d+), column (\d+): (.*)$`)
+var hujsonPosition = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^hujson: line (\d+), column (\d+): (.*)$`)
+})
 
 // parseSyntax parses HuJSON and rewrites its errors in the file:line:column form editors jump
 // to, followed by the offending line and a caret.
@@ -23,7 +26,7 @@ func parseSyntax(data []byte, name string) (*hujson.Value, error) {
 	if err == nil {
 		return &v, nil
 	}
-	m := hujsonPosition.FindStringSubmatch(err.Error())
+	m := hujsonPosition().FindStringSubmatch(err.Error())
 	if m == nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mom-agent/mom/internal/config"
@@ -26,13 +27,17 @@ const (
 )
 
 // headerName is what HTTP allows as a header name (RFC 9110's token).
-var headerName = regexp.MustCompile("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
+var headerName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
+})
 
 // maxManifest caps a manifest's size: it is configuration, and a huge file is a mistake.
 const maxManifest = 1 << 20
 
 // validName is what the model APIs accept as a tool name (Anthropic's rule, the strictest).
-var validName = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+var validName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+})
 
 // execSpec is a tool.json: one tool that runs an executable per call.
 type execSpec struct {
@@ -134,7 +139,7 @@ func parseExec(dir string) (execSpec, error) {
 		return s, err
 	}
 	switch {
-	case !validName.MatchString(s.Name):
+	case !validName().MatchString(s.Name):
 		return s, fmt.Errorf("%s: \"name\" %q must be 1 to 64 letters, digits, \"_\" or \"-\"", path, s.Name)
 	case strings.TrimSpace(s.Description) == "":
 		return s, fmt.Errorf("%s: \"description\" is missing; the model needs it to know when to use %s", path, s.Name)
@@ -210,7 +215,7 @@ func checkRemote(path string, s *mcpSpec) error {
 		return fmt.Errorf("%s: \"transport\" %q is not one mom speaks: \"streamable\" (streamable HTTP, the default) or \"sse\" (the older HTTP+SSE transport)", path, s.Transport)
 	}
 	for name := range s.Headers {
-		if !headerName.MatchString(name) {
+		if !headerName().MatchString(name) {
 			return fmt.Errorf("%s: \"headers\": %q is not a header name", path, name)
 		}
 	}

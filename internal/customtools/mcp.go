@@ -325,7 +325,7 @@ func (s *mcpServer) relist(ctx context.Context, session *mcp.ClientSession) {
 }
 
 func (s *mcpServer) wrap(t *mcp.Tool) (tools.Tool, error) {
-	if !validName.MatchString(t.Name) {
+	if !validName().MatchString(t.Name) {
 		return nil, fmt.Errorf("the name must be 1 to 64 letters, digits, \"_\" or \"-\"")
 	}
 	schema, err := json.Marshal(t.InputSchema)

@@ -164,14 +164,16 @@ func (l *remoteLink) explain(err error) error {
 }
 
 // envRef finds the ${VAR}s in a header's value.
-var envRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)`)
+var envRef = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)`)
+})
 
 // credentialHint names the headers to fix: those that carry a ${VAR} (where tokens come
 // from), or else every header the manifest sets, or says that it sets none.
 func (l *remoteLink) credentialHint() string {
 	var names, vars []string
 	for k, v := range l.raw {
-		if refs := envRef.FindAllStringSubmatch(v, -1); len(refs) > 0 {
+		if refs := envRef().FindAllStringSubmatch(v, -1); len(refs) > 0 {
 			names = append(names, k)
 			for _, m := range refs {
 				vars = append(vars, m[1])

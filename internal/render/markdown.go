@@ -7,12 +7,14 @@ package render
 import (
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	extast "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 )
 
@@ -20,12 +22,14 @@ import (
 // ("<@U123>"); ok false leaves the text as it was.
 type Mentions func(username string) (markup string, ok bool)
 
-// gfmParser parses GitHub-flavoured markdown, which is what models write. It is built once
-// and never changed: goldmark parsers keep per-call state in a fresh context, so one
-// parser is safe for concurrent use.
-var gfmParser = goldmark.New(goldmark.WithExtensions(
-	extension.Table, extension.Strikethrough, extension.Linkify, extension.TaskList,
-)).Parser()
+// gfmParser parses GitHub-flavoured markdown, which is what models write. It is built on
+// first use (a one-shot run never renders for a platform) and never changed: goldmark parsers
+// keep per-call state in a fresh context, so one parser is safe for concurrent use.
+var gfmParser = sync.OnceValue(func() parser.Parser {
+	return goldmark.New(goldmark.WithExtensions(
+		extension.Table, extension.Strikethrough, extension.Linkify, extension.TaskList,
+	)).Parser()
+})
 
 // Markup spells the markup of one chat platform for Markdown. Inline methods take markup the
 // walk has already rendered (inner) or raw text that still needs escaping (text, code, url).
@@ -109,7 +113,7 @@ func Markdown(md string, m Markup, mentions Mentions) string {
 	md = strings.ReplaceAll(md, "\x00", "\uFFFD")
 	src := []byte(md)
 	w := &mdWalker{src: src, d: m, mentions: mentions}
-	return w.join(w.blocks(gfmParser.Parse(text.NewReader(src)), false))
+	return w.join(w.blocks(gfmParser().Parse(text.NewReader(src)), false))
 }
 
 // join turns lines into the final text: no trailing spaces, no blank lines at either end.

@@ -8,11 +8,14 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"sync"
 	"time"
 )
 
 // entryID is what pi's generateId makes: 8 hex digits, or a whole UUID after 100 collisions.
-var entryID = regexp.MustCompile(`^([0-9a-f]{8}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$`)
+var entryID = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^([0-9a-f]{8}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$`)
+})
 
 // CheckFormat reads a whole session file from r and checks it against the rules of pi's
 // format, version 3, that pi's tools and mom's loader rely on:
@@ -87,7 +90,7 @@ func checkLine(line []byte, header bool, ids map[string]bool) error {
 		return errors.New("a second session header")
 	}
 	id, _ := str(l, "id")
-	if !entryID.MatchString(id) {
+	if !entryID().MatchString(id) {
 		return fmt.Errorf("the entry's id %q is not 8 hex digits", id)
 	}
 	if ids[id] {

@@ -39,7 +39,7 @@ func NewCustom(def llm.Tool, fn CustomFunc) (Tool, error) {
 		return nil, err
 	}
 	def.Parameters = compact.Bytes()
-	return &custom{definition: definition{def: def, validates: v}, run: fn}, nil
+	return &custom{definition: resolved(def, v), run: fn}, nil
 }
 
 // Run runs the call and keeps its text within the output limits.
@@ -111,7 +111,7 @@ func Direct(t Tool) (Tool, error) {
 	if err != nil {
 		return nil, fmt.Errorf("parameter schema of %s: %w", def.Name, err)
 	}
-	return &direct{definition: definition{def: def, validates: v}, inner: t, stripLabel: strip}, nil
+	return &direct{definition: resolved(def, v), inner: t, stripLabel: strip}, nil
 }
 
 // Run calls the tool without the label it does not know.

@@ -43,6 +43,10 @@ func TestBuiltinOrderAndSchemas(t *testing.T) {
 		if !strings.HasPrefix(string(def.Parameters), `{"type":"object","properties":{"label":`) {
 			t.Errorf("%s: label is not the first property: %s", def.Name, def.Parameters)
 		}
+		// The schema is resolved on the first call's validation; it must resolve.
+		if _, err := newValidator(def.Parameters); err != nil {
+			t.Errorf("%s: the schema does not resolve: %v", def.Name, err)
+		}
 	}
 	if want := []string{"read", "bash", "edit", "write", "attach"}; !slices.Equal(names, want) {
 		t.Errorf("order %v, want %v", names, want)

@@ -5,6 +5,7 @@ import (
 	"html"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/microcosm-cc/bluemonday"
 	"github.com/yuin/goldmark"
@@ -31,13 +32,23 @@ const (
 // blocks with their language), with hard line breaks as in a chat. The text is never
 // trusted: HTML written in it shows as text, images show as links (the page loads nothing
 // from elsewhere), and the result goes through an allow-list sanitizer before it leaves
-// the server. Both parts are safe for concurrent use.
+// the server. Both parts are built on first use, so a web chat nobody has opened yet holds
+// neither, and both are safe for concurrent use.
 type markdown struct {
+	parts func() markdownParts
+}
+
+// markdownParts are the converter and the sanitizer.
+type markdownParts struct {
 	md     goldmark.Markdown
 	policy *bluemonday.Policy
 }
 
 func newMarkdown() *markdown {
+	return &markdown{parts: sync.OnceValue(buildMarkdown)}
+}
+
+func buildMarkdown() markdownParts {
 	md := goldmark.New(
 		goldmark.WithExtensions(extension.GFM),
 		goldmark.WithRendererOptions(
@@ -46,7 +57,7 @@ func newMarkdown() *markdown {
 		),
 		goldmark.WithRendererOptions(extension.WithTableCellAlignMethod(extension.TableCellAlignAttribute)),
 	)
-	return &markdown{md: md, policy: sanitizer()}
+	return markdownParts{md: md, policy: sanitizer()}
 }
 
 // sanitizer allows the elements goldmark's GFM makes, and nothing that runs or loads.
@@ -81,11 +92,12 @@ func (m *markdown) html(src string) string {
 	// A NUL shows as U+FFFD, as browsers show one.
 	src = strings.ReplaceAll(src, "\x00", "\uFFFD")
 	var b bytes.Buffer
-	if err := m.md.Convert([]byte(src), &b); err != nil {
+	p := m.parts()
+	if err := p.md.Convert([]byte(src), &b); err != nil {
 		return "<p>" + html.EscapeString(src) + "</p>"
 	}
 	// Without the newline after the last block, a one-paragraph message's text is the text.
-	return strings.TrimSpace(m.policy.Sanitize(b.String()))
+	return strings.TrimSpace(p.policy.Sanitize(b.String()))
 }
 
 // plainHTML renders what goldmark would drop as "raw HTML omitted" as the text it is, and
