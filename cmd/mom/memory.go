@@ -126,8 +126,11 @@ func readLimit(file string) int64 {
 const (
 	// idleCheck is how often allocation is sampled.
 	idleCheck = 5 * time.Second
-	// quietFor is how long allocation must stay under quietRate before memory is given back.
-	quietFor = 20 * time.Second
+	// quietFor is how long allocation must stay under quietRate before memory is given back:
+	// longer than the 30 s after which idle connections to models and platforms are closed
+	// (internal/httpclient), so that what they held is given back too, and short enough that
+	// a mom is back to its idle size within a minute of its last run.
+	quietFor = 40 * time.Second
 	// quietRate is the allocation per idleCheck below which mom counts as quiet: adapters
 	// that keep a connection alive allocate a little; a run allocates megabytes.
 	quietRate = 1 << 20
