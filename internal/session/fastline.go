@@ -345,6 +345,8 @@ func word(b []byte) (string, bool) {
 		return "custom", true
 	case "compaction":
 		return "compaction", true
+	case "model_change":
+		return "model_change", true
 	case "user":
 		return "user", true
 	case "assistant":

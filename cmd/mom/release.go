@@ -1,0 +1,89 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"runtime/debug"
+	"runtime/metrics"
+	"time"
+)
+
+// How releaseWhenIdle decides that mom is quiet and that memory is worth giving back.
+const (
+	// idleCheck is how often allocation is sampled.
+	idleCheck = 5 * time.Second
+	// quietFor is how long allocation must stay under quietRate before memory is given back:
+	// longer than the 30 s after which idle connections to models and platforms are closed
+	// (internal/httpclient), so that what they held is given back too, and short enough that
+	// a mom is back to its idle size within a minute of its last run.
+	quietFor = 40 * time.Second
+	// quietRate is the allocation per idleCheck below which mom counts as quiet: adapters
+	// that keep a connection alive allocate a little; a run allocates megabytes.
+	quietRate = 1 << 20
+	// releaseAfter is how much must have been allocated since the last release for another
+	// one to be worth a full collection.
+	releaseAfter = 16 << 20
+)
+
+// releaseWhenIdle gives memory back to the system once mom has been quiet for quietFor after
+// work that allocated at least releaseAfter: a burst of runs leaves the heap at its peak, and
+// the garbage collector neither collects without new allocation nor hurries to return what it
+// frees, so without this a mom that answered a thousand channels would stay at that size for
+// minutes. One debug.FreeOSMemory (a full collection that returns every free page) per quiet
+// spell costs a few milliseconds. It returns when ctx ends.
+func releaseWhenIdle(ctx context.Context, log *slog.Logger) {
+	sample := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
+	allocated := func() uint64 {
+		metrics.Read(sample)
+		if sample[0].Value.Kind() != metrics.KindUint64 {
+			return 0
+		}
+		return sample[0].Value.Uint64()
+	}
+	t := time.NewTicker(idleCheck)
+	defer t.Stop()
+	r := newQuietSpell(allocated())
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if !r.observe(allocated()) {
+			continue
+		}
+		start := time.Now()
+		debug.FreeOSMemory()
+		r.released(allocated())
+		log.Debug("gave memory back to the system after a quiet spell", "took", time.Since(start).Round(time.Microsecond))
+	}
+}
+
+// quietSpell follows the total of bytes allocated, sampled every idleCheck, and says when
+// memory should be given back: after quietFor of samples under quietRate each, if at least
+// releaseAfter was allocated since the last time.
+type quietSpell struct {
+	last, lastRelease uint64
+	quiet             time.Duration
+}
+
+func newQuietSpell(allocated uint64) *quietSpell {
+	return &quietSpell{last: allocated, lastRelease: allocated}
+}
+
+// observe takes the next sample and reports whether to give memory back now.
+func (q *quietSpell) observe(allocated uint64) bool {
+	if allocated-q.last < quietRate {
+		q.quiet += idleCheck
+	} else {
+		q.quiet = 0
+	}
+	q.last = allocated
+	return q.quiet >= quietFor && allocated-q.lastRelease >= releaseAfter
+}
+
+// released records that memory was given back when the total was allocated (the collection
+// itself allocates a little).
+func (q *quietSpell) released(allocated uint64) {
+	q.last, q.lastRelease = allocated, allocated
+}
