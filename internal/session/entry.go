@@ -108,11 +108,13 @@ func parseEntry(line []byte) (e Entry, ok bool) {
 	var l lineJSON
 	var err error
 	if !decodeLine(line, &l) {
-		l = lineJSON{}
-		err = json.Unmarshal(line, &l)
+		// A separate variable, so that l stays on the stack on the fast path.
+		var slow lineJSON
+		err = json.Unmarshal(line, &slow)
 		if llm.IsStringContent(err) {
-			err = decodeStringContent(line, &l)
+			err = decodeStringContent(line, &slow)
 		}
+		l = slow
 	}
 	if err != nil {
 		var h headOnly

@@ -22,49 +22,56 @@ import (
 func decodeLine(line []byte, l *lineJSON) bool {
 	d := lineDecoder{b: line}
 	d.ws()
-	if !d.object(func(key []byte) bool {
-		switch string(key) {
+	o := d.members()
+	for o.next() {
+		var ok bool
+		switch string(o.key) {
 		case "type":
-			s, ok := d.sym()
+			var s string
+			s, ok = d.sym()
 			l.Type = EntryType(s)
-			return ok
 		case "id":
-			return d.strInto(&l.ID)
+			ok = d.strInto(&l.ID)
 		case "parentId":
-			if d.null() {
+			if ok = d.null(); ok {
 				l.ParentID = nil
-				return true
+				break
 			}
-			s, ok := d.str()
+			var s string
+			s, ok = d.str()
 			l.ParentID = &s
-			return ok
 		case "timestamp":
-			return d.strInto(&l.Timestamp)
+			ok = d.strInto(&l.Timestamp)
 		case "message":
-			if d.null() {
+			if ok = d.null(); ok {
 				l.Message = nil
-				return true
+				break
 			}
 			l.Message = new(llm.Message)
-			return d.message(l.Message)
+			ok = d.message(l.Message)
 		case "summary":
-			return d.strInto(&l.Summary)
+			ok = d.strInto(&l.Summary)
 		case "firstKeptEntryId":
-			return d.strInto(&l.FirstKeptEntryID)
+			ok = d.strInto(&l.FirstKeptEntryID)
 		case "tokensBefore":
-			return d.intInto(&l.TokensBefore)
+			ok = d.intInto(&l.TokensBefore)
 		case "fromId":
-			return d.strInto(&l.FromID)
+			ok = d.strInto(&l.FromID)
 		case "details":
-			return d.rawInto(&l.Details)
+			ok = d.rawInto(&l.Details)
 		case "customType":
-			return d.strInto(&l.CustomType)
+			ok = d.strInto(&l.CustomType)
 		case "data":
-			return d.rawInto(&l.Data)
+			ok = d.rawInto(&l.Data)
+		default:
+			ok = d.unknown(o.key, "type", "id", "parentId", "timestamp", "message", "summary", "firstKeptEntryId",
+				"tokensBefore", "fromId", "details", "customType", "data")
 		}
-		return d.unknown(key, "type", "id", "parentId", "timestamp", "message", "summary", "firstKeptEntryId",
-			"tokensBefore", "fromId", "details", "customType", "data")
-	}) {
+		if !ok {
+			return false
+		}
+	}
+	if !o.closed() {
 		return false
 	}
 	d.ws()
@@ -79,56 +86,66 @@ type lineDecoder struct {
 }
 
 func (d *lineDecoder) message(m *llm.Message) bool {
-	return d.object(func(key []byte) bool {
-		switch string(key) {
+	o := d.members()
+	for o.next() {
+		var ok bool
+		switch string(o.key) {
 		case "role":
-			s, ok := d.sym()
+			var s string
+			s, ok = d.sym()
 			m.Role = llm.Role(s)
-			return ok
 		case "content":
-			return d.content(&m.Content)
+			ok = d.content(&m.Content)
 		case "timestamp":
-			n, ok := d.integer(64)
-			m.Timestamp = n
-			return ok
+			m.Timestamp, ok = d.integer(64)
 		case "api":
-			return d.symInto(&m.API)
+			ok = d.symInto(&m.API)
 		case "provider":
-			return d.symInto(&m.Provider)
+			ok = d.symInto(&m.Provider)
 		case "model":
-			return d.strInto(&m.Model)
+			ok = d.strInto(&m.Model)
 		case "usage":
-			return d.usage(&m.Usage)
+			ok = d.usage(&m.Usage)
 		case "stopReason":
-			s, ok := d.sym()
+			var s string
+			s, ok = d.sym()
 			m.StopReason = llm.StopReason(s)
-			return ok
 		case "errorMessage":
-			return d.strInto(&m.ErrorMessage)
+			ok = d.strInto(&m.ErrorMessage)
 		case "toolCallId":
-			return d.strInto(&m.ToolCallID)
+			ok = d.strInto(&m.ToolCallID)
 		case "toolName":
-			return d.symInto(&m.ToolName)
+			ok = d.symInto(&m.ToolName)
 		case "details":
-			return d.rawInto(&m.Details)
+			ok = d.rawInto(&m.Details)
 		case "isError":
-			return d.boolInto(&m.IsError)
+			ok = d.boolInto(&m.IsError)
+		default:
+			ok = d.unknown(o.key, "role", "content", "timestamp", "api", "provider", "model", "usage", "stopReason",
+				"errorMessage", "toolCallId", "toolName", "details", "isError")
 		}
-		return d.unknown(key, "role", "content", "timestamp", "api", "provider", "model", "usage", "stopReason",
-			"errorMessage", "toolCallId", "toolName", "details", "isError")
-	})
+		if !ok {
+			return false
+		}
+	}
+	return o.closed()
 }
+
+// maxBlocks is how many content blocks are gathered on the stack before a message's slice is
+// made, at its exact size.
+const maxBlocks = 8
 
 func (d *lineDecoder) content(out *[]llm.Content) bool {
 	if d.peek() != '[' {
 		return false // a plain string (pi's user messages) or something odder
 	}
 	d.i++
-	blocks := []llm.Content{}
+	var buf [maxBlocks]llm.Content
+	blocks := buf[:0]
 	d.ws()
 	if d.peek() == ']' {
 		d.i++
-		*out = blocks
+		*out = []llm.Content{}
 		return true
 	}
 	for {
@@ -144,7 +161,7 @@ func (d *lineDecoder) content(out *[]llm.Content) bool {
 			d.i++
 		case ']':
 			d.i++
-			*out = blocks
+			*out = append(make([]llm.Content, 0, len(blocks)), blocks...)
 			return true
 		default:
 			return false
@@ -153,117 +170,173 @@ func (d *lineDecoder) content(out *[]llm.Content) bool {
 }
 
 func (d *lineDecoder) block(c *llm.Content) bool {
-	return d.object(func(key []byte) bool {
-		switch string(key) {
+	o := d.members()
+	for o.next() {
+		var ok bool
+		switch string(o.key) {
 		case "type":
-			s, ok := d.sym()
+			var s string
+			s, ok = d.sym()
 			c.Type = llm.ContentType(s)
-			return ok
 		case "text":
-			return d.strInto(&c.Text)
+			ok = d.strInto(&c.Text)
 		case "thinking":
-			return d.strInto(&c.Thinking)
+			ok = d.strInto(&c.Thinking)
 		case "thinkingSignature":
-			return d.strInto(&c.Signature)
+			ok = d.strInto(&c.Signature)
 		case "redacted":
-			return d.boolInto(&c.Redacted)
+			ok = d.boolInto(&c.Redacted)
 		case "data":
-			return d.strInto(&c.Data)
+			ok = d.strInto(&c.Data)
 		case "mimeType":
-			return d.strInto(&c.MimeType)
+			ok = d.strInto(&c.MimeType)
 		case "id":
-			return d.strInto(&c.ID)
+			ok = d.strInto(&c.ID)
 		case "name":
-			return d.symInto(&c.Name)
+			ok = d.symInto(&c.Name)
 		case "arguments":
-			return d.rawInto(&c.Arguments)
+			ok = d.rawInto(&c.Arguments)
+		default:
+			ok = d.unknown(o.key, "type", "text", "thinking", "thinkingSignature", "redacted", "data", "mimeType", "id",
+				"name", "arguments")
 		}
-		return d.unknown(key, "type", "text", "thinking", "thinkingSignature", "redacted", "data", "mimeType", "id",
-			"name", "arguments")
-	})
-}
-
-func (d *lineDecoder) usage(u *llm.Usage) bool {
-	return d.object(func(key []byte) bool {
-		switch string(key) {
-		case "input":
-			return d.intInto(&u.Input)
-		case "output":
-			return d.intInto(&u.Output)
-		case "cacheRead":
-			return d.intInto(&u.CacheRead)
-		case "cacheWrite":
-			return d.intInto(&u.CacheWrite)
-		case "totalTokens":
-			return d.intInto(&u.TotalTokens)
-		case "cost":
-			return d.object(func(key []byte) bool {
-				switch string(key) {
-				case "input":
-					return d.floatInto(&u.Cost.Input)
-				case "output":
-					return d.floatInto(&u.Cost.Output)
-				case "cacheRead":
-					return d.floatInto(&u.Cost.CacheRead)
-				case "cacheWrite":
-					return d.floatInto(&u.Cost.CacheWrite)
-				case "total":
-					return d.floatInto(&u.Cost.Total)
-				}
-				return d.unknown(key, "input", "output", "cacheRead", "cacheWrite", "total")
-			})
-		}
-		return d.unknown(key, "input", "output", "cacheRead", "cacheWrite", "totalTokens", "cost")
-	})
-}
-
-// object reads an object, calling field for each key with d at the key's value. A key seen
-// twice gives up: encoding/json would merge the second value into the first.
-func (d *lineDecoder) object(field func(key []byte) bool) bool {
-	if d.peek() != '{' {
-		return false
-	}
-	d.i++
-	d.ws()
-	if d.peek() == '}' {
-		d.i++
-		return true
-	}
-	var seenBuf [16][]byte
-	seen := seenBuf[:0]
-	for {
-		d.ws()
-		key, ok := d.key()
 		if !ok {
 			return false
 		}
-		for _, k := range seen {
-			if bytes.Equal(k, key) {
-				return false
-			}
+	}
+	return o.closed()
+}
+
+func (d *lineDecoder) usage(u *llm.Usage) bool {
+	o := d.members()
+	for o.next() {
+		var ok bool
+		switch string(o.key) {
+		case "input":
+			ok = d.intInto(&u.Input)
+		case "output":
+			ok = d.intInto(&u.Output)
+		case "cacheRead":
+			ok = d.intInto(&u.CacheRead)
+		case "cacheWrite":
+			ok = d.intInto(&u.CacheWrite)
+		case "totalTokens":
+			ok = d.intInto(&u.TotalTokens)
+		case "cost":
+			ok = d.cost(&u.Cost)
+		default:
+			ok = d.unknown(o.key, "input", "output", "cacheRead", "cacheWrite", "totalTokens", "cost")
 		}
-		seen = append(seen, key)
-		d.ws()
-		if d.peek() != ':' {
+		if !ok {
+			return false
+		}
+	}
+	return o.closed()
+}
+
+func (d *lineDecoder) cost(c *llm.Cost) bool {
+	o := d.members()
+	for o.next() {
+		var ok bool
+		switch string(o.key) {
+		case "input":
+			ok = d.floatInto(&c.Input)
+		case "output":
+			ok = d.floatInto(&c.Output)
+		case "cacheRead":
+			ok = d.floatInto(&c.CacheRead)
+		case "cacheWrite":
+			ok = d.floatInto(&c.CacheWrite)
+		case "total":
+			ok = d.floatInto(&c.Total)
+		default:
+			ok = d.unknown(o.key, "input", "output", "cacheRead", "cacheWrite", "total")
+		}
+		if !ok {
+			return false
+		}
+	}
+	return o.closed()
+}
+
+// members walks the members of the object that starts at d: each next() reads up to a key
+// and leaves d at its value; closed() then says whether the object ended well.
+//
+//	o := d.members()
+//	for o.next() {
+//		… read the value of o.key, return false if it is bad …
+//	}
+//	return o.closed()
+//
+// A key given twice ends the walk as bad input, because encoding/json would merge the second
+// value into the first.
+func (d *lineDecoder) members() objectWalk { return objectWalk{d: d} }
+
+// objectWalk is the state of members.
+type objectWalk struct {
+	d       *lineDecoder
+	key     []byte
+	seen    [16][]byte
+	n       int
+	started bool
+	end     bool // the closing brace was read
+}
+
+// next moves to the next member; false at the end of the object and on bad input.
+func (o *objectWalk) next() bool {
+	d := o.d
+	switch {
+	case o.end:
+		return false
+	case !o.started:
+		o.started = true
+		if d.peek() != '{' {
 			return false
 		}
 		d.i++
 		d.ws()
-		if !field(key) {
+		if d.peek() == '}' {
+			d.i++
+			o.end = true
 			return false
 		}
+	default:
 		d.ws()
 		switch d.peek() {
 		case ',':
 			d.i++
+			d.ws()
 		case '}':
 			d.i++
-			return true
+			o.end = true
+			return false
 		default:
 			return false
 		}
 	}
+	key, ok := d.key()
+	if !ok || o.n == len(o.seen) {
+		return false // more keys than any line of ours has are left to encoding/json too
+	}
+	for _, k := range o.seen[:o.n] {
+		if bytes.Equal(k, key) {
+			return false
+		}
+	}
+	o.seen[o.n] = key
+	o.n++
+	d.ws()
+	if d.peek() != ':' {
+		return false
+	}
+	d.i++
+	d.ws()
+	o.key = key
+	return true
 }
+
+// closed reports whether the walk ended at the object's closing brace.
+func (o *objectWalk) closed() bool { return o.end }
 
 // key reads an object key without escapes, which is every key mom and pi write. It returns
 // the key's bytes in the line.
