@@ -92,7 +92,11 @@ func (l *loop) emit(ev run.Event) {
 func (l *loop) run(ctx context.Context) Result {
 	l.emit(run.Event{Type: run.AgentStart})
 	res := l.turns(ctx)
-	if ctx.Err() != nil && res.StopReason != llm.StopError {
+	// A run stopped once its last answer is complete (mom shutting down as it finished) is
+	// not aborted: the answer is saved and shown, and it must not be run again after a
+	// restart.
+	complete := res.StopReason == llm.StopEnd || res.StopReason == llm.StopLength
+	if ctx.Err() != nil && res.StopReason != llm.StopError && !complete {
 		res.StopReason = llm.StopAborted
 	}
 	res.Text = l.lastText
