@@ -148,9 +148,6 @@ func (a *Adapter) Start(ctx context.Context, in chat.Inbox) error {
 	a.mu.Lock()
 	a.self, a.name, a.conn.linked = self.ToNonAD(), name, true
 	a.mu.Unlock()
-	if a.opts.Config.HistoryDays > 0 {
-		a.log.Info("importing the phone's history (historyDays) is not supported yet; the setting does nothing for now")
-	}
 	if err := c.Connect(); err != nil {
 		a.run.Abort()
 		return chat.SignInError("WhatsApp", "connect", err, false)

@@ -28,6 +28,8 @@ func (a *Adapter) handle(evt any) bool {
 	switch e := evt.(type) {
 	case *events.Message:
 		return a.onMessage(e)
+	case *events.HistorySync:
+		a.onHistory(e)
 	case *events.Connected:
 		a.onConnected()
 	case *events.Disconnected:

@@ -24,13 +24,8 @@ import (
 // Stop waits for the handlers that are in here (handling), and none enters once it began, so
 // no message reaches the gate's lanes while Stop waits for them.
 func (a *Adapter) onMessage(e *events.Message) bool {
-	a.mu.Lock()
-	ctx, in, stopping := a.ctx, a.in, a.stopping
-	if !stopping {
-		a.handling.Add(1)
-	}
-	a.mu.Unlock()
-	if stopping || ctx == nil {
+	ctx, in, ok := a.enter()
+	if !ok {
 		return false // not acknowledged, so it comes again to the next mom
 	}
 	defer a.handling.Done()
@@ -51,6 +46,19 @@ func (a *Adapter) onMessage(e *events.Message) bool {
 	case <-a.stop:
 		return false
 	}
+}
+
+// enter counts a handler that hands messages to the gate (handling), and returns the context
+// and the inbox it works with; ok is false before Start and once Stop began, and then the
+// handler must take no message. When ok, the caller calls a.handling.Done when it is done.
+func (a *Adapter) enter() (ctx context.Context, in chat.Inbox, ok bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.stopping || a.ctx == nil {
+		return nil, nil, false
+	}
+	a.handling.Add(1)
+	return a.ctx, a.in, true
 }
 
 // ignored reports whether a message is none of mom's business: status updates (stories),
@@ -83,6 +91,13 @@ func (a *Adapter) channelOf(info types.MessageInfo) string {
 // convert turns a WhatsApp message into a chat.Message and downloads its files; ok is false
 // when there is nothing to log (a poll, a location: nothing mom can read).
 func (a *Adapter) convert(ctx context.Context, channel string, e *events.Message) (cm chat.Message, ok bool, err error) {
+	return a.readMessage(ctx, channel, e, true)
+}
+
+// readMessage is convert, for a message received live, or (live false) one of the phone's
+// history: that one keeps its time as it is, its files are noted but not downloaded, and mom
+// sends no read receipt for it.
+func (a *Adapter) readMessage(ctx context.Context, channel string, e *events.Message, live bool) (cm chat.Message, ok bool, err error) {
 	info := e.Info
 	text, ci := content(e.Message)
 	files := mediaOf(e.Message)
@@ -93,7 +108,10 @@ func (a *Adapter) convert(ctx context.Context, channel string, e *events.Message
 	if err != nil {
 		return cm, false, err
 	}
-	ts := a.messageTime(info.Timestamp)
+	ts := info.Timestamp.UTC()
+	if live {
+		ts = a.messageTime(info.Timestamp)
+	}
 	dm := !info.IsGroup
 	if info.IsGroup {
 		a.dir.learnGroup(ctx, c, info.Chat, a.now())
@@ -120,9 +138,15 @@ func (a *Adapter) convert(ctx context.Context, channel string, e *events.Message
 		cm.RawText = text
 	}
 	for _, f := range files {
+		if !live {
+			cm.Attachments = append(cm.Attachments, chat.Attachment{Filename: f.name, MimeType: f.mime, Size: f.size, Error: notDownloaded})
+			continue
+		}
 		cm.Attachments = append(cm.Attachments, a.download(ctx, c, channel, ts, f))
 	}
-	a.seen.add(channel, info.ID, info.Chat, info.Sender.ToNonAD(), quotable(text), !info.IsFromMe)
+	if live {
+		a.seen.add(channel, info.ID, info.Chat, info.Sender.ToNonAD(), quotable(text), !info.IsFromMe)
+	}
 	// A mention alone, with nothing to read, is nothing to log or answer.
 	return cm, strings.TrimSpace(cm.Text) != "" || len(cm.Attachments) > 0, nil
 }

@@ -5,6 +5,7 @@ package fakewhatsapp
 import (
 	"crypto/sha256"
 	"slices"
+	"time"
 
 	"go.mau.fi/whatsmeow"
 	"go.mau.fi/whatsmeow/proto/waE2E"
@@ -72,12 +73,23 @@ func FailingDownload(err error) SayOption { return func(s *saying) { s.fail = er
 // JID) and returns the message's id. It shows in the chat at once and reaches mom's device
 // when it is connected, else after it connects.
 func (s *Server) Say(chat, from types.JID, text string, opts ...SayOption) types.MessageID {
+	s.mu.Lock()
+	evt, seen := s.composeLocked(chat, from, text, s.nowLocked(), opts)
+	s.chats[chat] = append(s.chats[chat], seen)
+	s.pending = append(s.pending, &delivery{evt: evt})
+	s.cond.Broadcast()
+	s.mu.Unlock()
+	s.Notify()
+	return evt.Info.ID
+}
+
+// composeLocked makes the message person from sends to chat at the time `at`: the event mom's
+// device hears, as whatsmeow decodes it, and the message as people see it in the chat.
+func (s *Server) composeLocked(chat, from types.JID, text string, at time.Time, opts []SayOption) (*events.Message, *Message) {
 	var say saying
 	for _, o := range opts {
 		o(&say)
 	}
-	s.mu.Lock()
-	now := s.nowLocked()
 	g := s.groups[chat]
 	p := s.people[from]
 	if p == nil {
@@ -85,7 +97,10 @@ func (s *Server) Say(chat, from types.JID, text string, opts ...SayOption) types
 	}
 	info := types.MessageInfo{
 		MessageSource: types.MessageSource{Chat: chat, Sender: from, IsGroup: g != nil},
-		ID:            newID(), Timestamp: now.Truncate(1e9), PushName: p.PushName, Type: "text",
+		ID:            newID(), Timestamp: at.Truncate(1e9), PushName: p.PushName, Type: "text",
+	}
+	if from == s.mom.JID {
+		info.IsFromMe, info.PushName = true, s.mom.PushName
 	}
 	if g != nil {
 		info.AddressingMode = types.AddressingModePN
@@ -94,7 +109,7 @@ func (s *Server) Say(chat, from types.JID, text string, opts ...SayOption) types
 			info.Sender, info.SenderAlt = s.addressLocked(from, chat), from
 		}
 	}
-	seen := &Message{ID: info.ID, From: from, At: now, Text: text}
+	seen := &Message{ID: info.ID, From: from, At: at, Text: text}
 	var ci *waE2E.ContextInfo
 	if len(say.mentions) > 0 || say.replyTo != "" {
 		ci = &waE2E.ContextInfo{}
@@ -120,12 +135,7 @@ func (s *Server) Say(chat, from types.JID, text string, opts ...SayOption) types
 	}
 	evt := &events.Message{Info: info, RawMessage: raw}
 	evt.UnwrapRaw()
-	s.chats[chat] = append(s.chats[chat], seen)
-	s.pending = append(s.pending, &delivery{evt: evt})
-	s.cond.Broadcast()
-	s.mu.Unlock()
-	s.Notify()
-	return info.ID
+	return evt, seen
 }
 
 // mediaMessageLocked puts a person's file on the media servers and returns the message that
