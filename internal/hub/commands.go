@@ -12,6 +12,7 @@ import (
 	"github.com/mom-agent/mom/internal/chat"
 	"github.com/mom-agent/mom/internal/compact"
 	"github.com/mom-agent/mom/internal/config"
+	"github.com/mom-agent/mom/internal/render"
 	"github.com/mom-agent/mom/internal/run"
 	"github.com/mom-agent/mom/internal/store"
 )
@@ -184,7 +185,7 @@ func (h *Hub) statusText(mem *member, ch *store.ChannelDir) string {
 		desc, _ := md.ModelOf(model)
 		fmt.Fprintf(&b, "• model: %s (%s)\n", orDefault(model), desc)
 		if tokens, window := md.ContextUse(ch, model); window > 0 {
-			fmt.Fprintf(&b, "• context: %s of %s tokens (%.0f%%)\n", thousands(tokens), thousands(window), 100*float64(tokens)/float64(window))
+			fmt.Fprintf(&b, "• context: %s of %s tokens (%.0f%%)\n", render.Tokens(tokens), render.Tokens(window), 100*float64(tokens)/float64(window))
 		}
 	}
 	sandbox := h.sandbox
@@ -255,7 +256,7 @@ func (h *Hub) compactNow(ctx context.Context, mem *member, ch *store.ChannelDir,
 	case err != nil:
 		return "_Could not compact: " + oneLine(err.Error()) + "_"
 	}
-	return fmt.Sprintf("_Compacted: about %s → %s tokens of context._", thousands(info.TokensBefore), thousands(info.TokensAfter))
+	return fmt.Sprintf("_Compacted: about %s → %s tokens of context._", render.Tokens(info.TokensBefore), render.Tokens(info.TokensAfter))
 }
 
 func orDefault(name string) string {
@@ -272,12 +273,4 @@ func oneLine(s string) string {
 		return string(r[:200]) + "…"
 	}
 	return s
-}
-
-// thousands writes n as 12.3k above a thousand.
-func thousands(n int) string {
-	if n < 1000 {
-		return fmt.Sprint(n)
-	}
-	return fmt.Sprintf("%.1fk", float64(n)/1000)
 }
