@@ -111,6 +111,43 @@ func (d *Dedup) Handle(key string, fn func() error) (ran bool, err error) {
 	return true, nil
 }
 
+// HandleAhead is Handle for a caller that goes ahead of the deliveries queued behind it, such
+// as a catch-up on a channel's lane, where the channel's live deliveries wait: a key such a
+// delivery claimed and has not handled yet is handled here, in the caller's order, and the
+// delivery finds it done (Handled) when its turn comes. Skipping it instead would let what
+// the caller handles next overtake it. A key handled already is skipped. When fn fails, a key
+// the caller claimed is released and one a delivery claimed is left to that delivery.
+func (d *Dedup) HandleAhead(key string, fn func() error) (ran bool, err error) {
+	d.mu.Lock()
+	e, claimed := d.entries[key]
+	if claimed && e.done {
+		d.mu.Unlock()
+		return false, nil
+	}
+	if !claimed {
+		d.entries[key] = &dedupEntry{}
+		d.order = append(d.order, key)
+		d.trim()
+	}
+	d.mu.Unlock()
+	if err := fn(); err != nil {
+		if !claimed {
+			d.Release(key)
+		}
+		return true, err
+	}
+	d.Done(key)
+	return true, nil
+}
+
+// Handled reports whether key was handled (Done), by its first delivery or ahead of it.
+func (d *Dedup) Handled(key string) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	e, ok := d.entries[key]
+	return ok && e.done
+}
+
 // trim drops the oldest handled keys beyond max. d.mu is held.
 func (d *Dedup) trim() {
 	for len(d.order) > d.max {

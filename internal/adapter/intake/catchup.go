@@ -22,8 +22,13 @@ const atOnce = 4
 //   - Order and dedup against the log: a channel's own messages and its threads' replies are
 //     merged, each kept once (a message the platform lists both in the channel and in a
 //     thread), oldest first; what was said before the newest logged message, or is that
-//     message, is left out; a message the live intake has taken already is skipped (the
-//     Gate's Seen), and the hub drops one already in the log.
+//     message, is left out; a message the live intake has logged already is skipped (the
+//     Gate's Seen), and the hub drops one already in the log. A message the live intake has
+//     taken but not logged yet waits behind the catch-up on the channel's lane, so the
+//     catch-up logs it in its place, in order, and the live delivery only acknowledges it:
+//     skipping it would let the newer messages read back overtake it (a question asked while
+//     mom was away logged after one asked just after the restart, and so missing from the
+//     context of that one's run).
 //   - Bounds: Bounds says how much of a channel is read back; what is left out is reported
 //     in the log.
 //   - Concurrency, one rule for every platform: each channel's catch-up is one job on that
@@ -168,7 +173,7 @@ func (c *CatchUp[M]) channel(ctx context.Context, in chat.Inbox, mk mark) (int, 
 	n := 0
 	for _, m := range msgs {
 		// The lane is this job's, so the message is handed over here rather than queued.
-		_, err := c.Gate.Seen.Handle(h.Stamp(m).Key, func() error {
+		_, err := c.Gate.Seen.HandleAhead(h.Stamp(m).Key, func() error {
 			logged, err := c.Gate.receive(ctx, in, func(ctx context.Context) (chat.Message, bool, error) { return h.Convert(ctx, m) })
 			if logged && err == nil {
 				n++

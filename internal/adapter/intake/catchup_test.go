@@ -376,14 +376,15 @@ func TestCatchUpThreadsWithinKept(t *testing.T) {
 }
 
 // TestCatchUpLiveWaitsBehind: a live message that comes while its channel is caught up waits
-// behind the catch-up, so the log keeps the order things were said in; a message that comes
-// both live and in the history is logged once; a live message of a channel with nothing to
-// catch up on does not wait.
+// behind the catch-up, so the log keeps the order things were said in: one the catch-up reads
+// too is logged by the catch-up, in its place, before the newer ones it read; a message that
+// comes both live and in the history is logged once; a live message of a channel with nothing
+// to catch up on does not wait.
 func TestCatchUpLiveWaitsBehind(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t, 10)
 	w.logged(t, "acme", "C1", 1)
-	w.p.say("C1", "", 1, 3)
+	w.p.say("C1", "", 1, 4)
 	w.p.hold = make(chan struct{})
 	ctx := context.Background()
 	start := w.catchUp(Bounds{}).Queue(ctx, w.hub) // before the connection opens
@@ -394,19 +395,21 @@ func TestCatchUpLiveWaitsBehind(t *testing.T) {
 		}
 		w.gate.Take(ctx, w.hub, d)
 	}
-	live("C1", 3) // said just before the catch-up reads, so it comes both ways
+	live("C1", 3) // said while mom was away: it comes both ways, live first
 	start()
 	eventually(t, "the catch-up to read", func() bool { return w.p.callsTo("C1") > 0 })
-	live("C1", 4)
-	live("C2", 5)
-	eventually(t, "C2's live message", func() bool { return w.texts("C2") == "live5" })
+	live("C1", 5)
+	live("C2", 6)
+	eventually(t, "C2's live message", func() bool { return w.texts("C2") == "live6" })
 	if got := w.texts("C1"); got != "" {
 		t.Errorf("C1 got %s while its catch-up was reading", got)
 	}
 	close(w.p.hold)
 	w.gate.Lanes.Wait()
-	if got := w.texts("C1"); got != "2,live3,live4" {
-		t.Errorf("C1 got %s; want the missed message, then the one that came both ways once, then the live one", got)
+	live("C1", 4) // said just before the catch-up read, and delivered live after it
+	w.gate.Lanes.Wait()
+	if got := w.texts("C1"); got != "2,3,4,live5" {
+		t.Errorf("C1 got %s; want what the catch-up read, in order and once each, then the live one", got)
 	}
 }
 

@@ -94,6 +94,10 @@ func (g *Gate) Take(ctx context.Context, in chat.Inbox, d Delivery) {
 		return // acknowledged or nacked with the first delivery
 	}
 	g.Lanes.Run(d.Lane, func() {
+		if g.Seen.Handled(d.Key) {
+			ack() // a catch-up ahead of it on the lane logged it, in order (CatchUp)
+			return
+		}
 		if _, err := g.receive(ctx, in, d.Convert); err != nil {
 			g.Seen.Release(d.Key)
 			if !errors.Is(err, ErrHeldBack) {

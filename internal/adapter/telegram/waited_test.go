@@ -25,6 +25,7 @@ func TestTelegramMessagesFromMomsFirstSecond(t *testing.T) {
 	w.tg.Say(ada, ada, "asked while mom was down")
 	w.run()
 	w.botSays(ada, 0, "sorry for the wait")
+	w.WaitLog("run finished") // the answer shows before the run ends; asked earlier, it would wait
 	w.tg.Say(ada, ada, "asked while mom listens")
 	w.botSays(ada, 0, "right away")
 

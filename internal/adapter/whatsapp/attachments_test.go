@@ -34,7 +34,8 @@ func picture(t *testing.T) []byte {
 // caption is shown to the model.
 func TestWhatsAppFilesInAreSavedAndReachTheModel(t *testing.T) {
 	t.Parallel()
-	w := newWorld(t, asAdmin)
+	// queue: the picture's mention may come while the first run is finishing.
+	w := newWorld(t, asAdmin+`, "busy": "queue"`)
 	w.LLM.Enqueue(fakellm.Text("Five files and a lost one."), fakellm.Text("A grey rectangle."))
 	w.run()
 	files := map[string][]byte{
