@@ -49,7 +49,7 @@ func NewStallGuard(ctx context.Context, limit time.Duration) (context.Context, *
 }
 
 // Middleware watches the response body of the request it wraps; its signature matches the
-// middleware option of both the Anthropic and the OpenAI SDK.
+// Anthropic SDK's middleware option, and the OpenAI client calls it with its HTTP client's Do.
 func (g *StallGuard) Middleware(req *http.Request, next func(*http.Request) (*http.Response, error)) (*http.Response, error) {
 	res, err := next(req)
 	g.touch()

@@ -2,12 +2,13 @@
 // uses exactly as the vendors document them: Anthropic Messages (POST /v1/messages, SSE
 // events message_start … message_stop, {"type":"error","error":{…}} bodies) and OpenAI Chat
 // Completions (POST /v1/chat/completions, data-only SSE chunks ending in [DONE],
-// {"error":{…}} bodies). The real SDKs and the real mom binary talk to it unchanged.
+// {"error":{…}} bodies). The real Anthropic SDK, mom's OpenAI client and the real mom binary
+// talk to it unchanged.
 //
 // Point a client at it through its base URL:
 //
 //	Anthropic SDK (appends "v1/messages"):        srv.URL()
-//	OpenAI SDK (appends "chat/completions"):      srv.OpenAIURL(), which is srv.URL()+"/v1"
+//	OpenAI clients (append "chat/completions"):   srv.OpenAIURL(), which is srv.URL()+"/v1"
 //
 // Tests script the answers (Enqueue, Handle, Default), and assert on what the client sent
 // (Requests, WaitRequests). Requests are validated the way the real APIs validate them, so a

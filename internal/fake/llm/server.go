@@ -57,7 +57,7 @@ func New(opts ...Option) *Server {
 // Anthropic SDK, which appends "v1/messages".
 func (s *Server) URL() string { return s.ts.URL }
 
-// OpenAIURL is the base URL for the OpenAI SDK, which appends "chat/completions": URL()+"/v1",
+// OpenAIURL is the base URL for an OpenAI client, which appends "chat/completions": URL()+"/v1",
 // the same shape as https://api.openai.com/v1.
 func (s *Server) OpenAIURL() string { return s.ts.URL + "/v1" }
 

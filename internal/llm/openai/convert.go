@@ -1,40 +1,36 @@
 package openai
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
-
-	sdk "github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/shared"
 
 	"github.com/mom-agent/mom/internal/llm"
 )
 
-// buildParams converts a request into Chat Completions parameters.
+// buildParams converts a request into the body of a streamed chat completion.
 //
 // Usage is always asked for (stream_options.include_usage), or a streamed answer has none.
 // A token cap is sent only when the request sets one: as max_completion_tokens to a model the
 // catalog knows (OpenAI's reasoning models reject max_tokens) and as max_tokens to any other,
 // which older compatible servers understand. reasoning_effort is sent when thinking is on and
 // the model reasons or is unknown; servers that do not know it ignore it.
-func buildParams(req *llm.Request) sdk.ChatCompletionNewParams {
-	p := sdk.ChatCompletionNewParams{
+func buildParams(req *llm.Request) chatRequest {
+	p := chatRequest{
 		Model:         req.Model.ID,
 		Messages:      convertMessages(req.System, llm.Prepare(req.Messages)),
-		StreamOptions: sdk.ChatCompletionStreamOptionsParam{IncludeUsage: sdk.Bool(true)},
+		Stream:        true,
+		StreamOptions: streamOptions{IncludeUsage: true},
 	}
 	for _, t := range req.Tools {
-		fn := shared.FunctionDefinitionParam{Name: t.Name, Parameters: schema(t.Parameters)}
-		if t.Description != "" {
-			fn.Description = sdk.String(t.Description)
-		}
-		p.Tools = append(p.Tools, sdk.ChatCompletionToolUnionParam{OfFunction: &sdk.ChatCompletionFunctionToolParam{Function: fn}})
+		p.Tools = append(p.Tools, tool{Type: "function", Function: functionDef{
+			Name: t.Name, Description: t.Description, Parameters: schema(t.Parameters)}})
 	}
-	if n := int64(req.MaxTokens); n > 0 {
+	if n := req.MaxTokens; n > 0 {
 		if req.Model.Known {
-			p.MaxCompletionTokens = sdk.Int(n)
+			p.MaxCompletionTokens = n
 		} else {
-			p.MaxTokens = sdk.Int(n)
+			p.MaxTokens = n
 		}
 	}
 	if req.Thinking != "" && req.Thinking != llm.ThinkingOff && (req.Model.Reasoning || !req.Model.Known) {
@@ -43,31 +39,34 @@ func buildParams(req *llm.Request) sdk.ChatCompletionNewParams {
 	return p
 }
 
-func effort(level llm.ThinkingLevel) shared.ReasoningEffort {
+func effort(level llm.ThinkingLevel) string {
 	switch level {
 	case llm.ThinkingLow:
-		return shared.ReasoningEffortLow
+		return "low"
 	case llm.ThinkingHigh:
-		return shared.ReasoningEffortHigh
+		return "high"
 	}
-	return shared.ReasoningEffortMedium
+	return "medium"
 }
 
-func schema(raw json.RawMessage) shared.FunctionParameters {
-	var m map[string]any
-	if json.Unmarshal(raw, &m) != nil || m == nil {
-		return shared.FunctionParameters{"type": "object", "properties": map[string]any{}}
+// emptySchema is what a tool without a usable schema is offered with: no parameters.
+var emptySchema = json.RawMessage(`{"type":"object","properties":{}}`)
+
+// schema returns a tool's JSON schema when it is a JSON object, and emptySchema otherwise.
+func schema(raw json.RawMessage) json.RawMessage {
+	if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '{' && json.Valid(t) {
+		return t
 	}
-	return m
+	return emptySchema
 }
 
 // convertMessages turns the system prompt and mom's messages into chat messages. Reasoning
 // is not sent back: Chat Completions has no field for it, and servers that emit it
 // (DeepSeek) reject it on input.
-func convertMessages(system string, msgs []llm.Message) []sdk.ChatCompletionMessageParamUnion {
-	var out []sdk.ChatCompletionMessageParamUnion
+func convertMessages(system string, msgs []llm.Message) []chatMessage {
+	var out []chatMessage
 	if system != "" {
-		out = append(out, sdk.SystemMessage(system))
+		out = append(out, chatMessage{Role: "system", Content: system})
 	}
 	for _, m := range msgs {
 		switch m.Role {
@@ -80,7 +79,7 @@ func convertMessages(system string, msgs []llm.Message) []sdk.ChatCompletionMess
 				out = append(out, a)
 			}
 		case llm.RoleToolResult:
-			out = append(out, sdk.ToolMessage(toolResultText(m.Content), m.ToolCallID))
+			out = append(out, chatMessage{Role: "tool", Content: toolResultText(m.Content), ToolCallID: m.ToolCallID})
 		}
 	}
 	return out
@@ -88,36 +87,34 @@ func convertMessages(system string, msgs []llm.Message) []sdk.ChatCompletionMess
 
 // userMessage sends plain text as a string, which every compatible server understands, and
 // switches to content parts only when there are images.
-func userMessage(content []llm.Content) (sdk.ChatCompletionMessageParamUnion, bool) {
+func userMessage(content []llm.Content) (chatMessage, bool) {
 	var texts []string
-	var parts []sdk.ChatCompletionContentPartUnionParam
+	var parts []contentPart
 	images := false
 	for _, c := range content {
 		switch c.Type {
 		case llm.TypeText:
 			if strings.TrimSpace(c.Text) != "" {
 				texts = append(texts, c.Text)
-				parts = append(parts, sdk.TextContentPart(c.Text))
+				parts = append(parts, contentPart{Type: "text", Text: c.Text})
 			}
 		case llm.TypeImage:
 			images = true
-			parts = append(parts, sdk.ImageContentPart(sdk.ChatCompletionContentPartImageImageURLParam{
-				URL: "data:" + c.MimeType + ";base64," + c.Data,
-			}))
+			parts = append(parts, contentPart{Type: "image_url", ImageURL: &imageURL{URL: "data:" + c.MimeType + ";base64," + c.Data}})
 		}
 	}
 	switch {
 	case images:
-		return sdk.UserMessage(parts), true
+		return chatMessage{Role: "user", Content: parts}, true
 	case len(texts) > 0:
-		return sdk.UserMessage(strings.Join(texts, "\n\n")), true
+		return chatMessage{Role: "user", Content: strings.Join(texts, "\n\n")}, true
 	}
-	return sdk.ChatCompletionMessageParamUnion{}, false
+	return chatMessage{}, false
 }
 
-func assistantMessage(content []llm.Content) (sdk.ChatCompletionMessageParamUnion, bool) {
+func assistantMessage(content []llm.Content) (chatMessage, bool) {
 	var texts []string
-	a := sdk.ChatCompletionAssistantMessageParam{}
+	a := chatMessage{Role: "assistant"}
 	for _, c := range content {
 		switch c.Type {
 		case llm.TypeText:
@@ -129,20 +126,16 @@ func assistantMessage(content []llm.Content) (sdk.ChatCompletionMessageParamUnio
 			if !json.Valid(c.Arguments) {
 				args = "{}"
 			}
-			a.ToolCalls = append(a.ToolCalls, sdk.ChatCompletionMessageToolCallUnionParam{
-				OfFunction: &sdk.ChatCompletionMessageFunctionToolCallParam{
-					ID: c.ID, Function: sdk.ChatCompletionMessageFunctionToolCallFunctionParam{Name: c.Name, Arguments: args},
-				},
-			})
+			a.ToolCalls = append(a.ToolCalls, toolCall{ID: c.ID, Type: "function", Function: functionCall{Name: c.Name, Arguments: args}})
 		}
 	}
 	if len(texts) == 0 && len(a.ToolCalls) == 0 {
-		return sdk.ChatCompletionMessageParamUnion{}, false
+		return chatMessage{}, false
 	}
 	if len(texts) > 0 {
-		a.Content.OfString = sdk.String(strings.Join(texts, "\n\n"))
+		a.Content = strings.Join(texts, "\n\n")
 	}
-	return sdk.ChatCompletionMessageParamUnion{OfAssistant: &a}, true
+	return a, true
 }
 
 // toolResultText flattens a tool result to text: Chat Completions takes no images in tool

@@ -65,8 +65,8 @@ func TestErrorClassification(t *testing.T) {
 	}
 }
 
-// TestCompatibleServerErrorBodies checks the error shapes of servers other than OpenAI, which
-// the SDK cannot decode by itself.
+// TestCompatibleServerErrorBodies checks the error shapes of servers other than OpenAI: a
+// message at the top level (vLLM), a bare string (Ollama), plain text from a proxy.
 func TestCompatibleServerErrorBodies(t *testing.T) {
 	for _, tc := range []struct {
 		name   string

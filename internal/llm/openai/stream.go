@@ -6,8 +6,6 @@ import (
 	"log/slog"
 	"time"
 
-	sdk "github.com/openai/openai-go/v3"
-
 	"github.com/mom-agent/mom/internal/llm"
 )
 
@@ -23,20 +21,22 @@ func newAccumulator(model llm.Model, onEvent func(llm.StreamEvent), log *slog.Lo
 	return &accumulator{Builder: llm.NewBuilder(providerName, llm.APIOpenAI, model, onEvent, log), calls: map[int64]int{}}
 }
 
-func (a *accumulator) handle(ch sdk.ChatCompletionChunk) {
+func (a *accumulator) handle(ch chunk) {
 	a.SetModel(ch.Model)
-	if ch.JSON.Usage.Valid() {
-		u := ch.Usage
-		cached := int(u.PromptTokensDetails.CachedTokens)
-		written := int(u.PromptTokensDetails.CacheWriteTokens)
+	if u := ch.Usage; u != nil {
+		cached := u.PromptTokensDetails.CachedTokens
+		written := u.PromptTokensDetails.CacheWriteTokens
 		a.Usage = llm.Usage{
-			Input: max(0, int(u.PromptTokens)-cached-written), Output: int(u.CompletionTokens),
+			Input: max(0, u.PromptTokens-cached-written), Output: u.CompletionTokens,
 			CacheRead: cached, CacheWrite: written,
 		}
 	}
 	for _, c := range ch.Choices {
 		if c.Index != 0 {
 			continue // mom asks for one choice
+		}
+		if c.Message != nil {
+			c.Delta = *c.Message // a whole completion from a server that does not stream
 		}
 		a.delta(c.Delta)
 		if c.FinishReason != "" {
@@ -45,7 +45,7 @@ func (a *accumulator) handle(ch sdk.ChatCompletionChunk) {
 	}
 }
 
-func (a *accumulator) delta(d sdk.ChatCompletionChunkChoiceDelta) {
+func (a *accumulator) delta(d delta) {
 	if s := reasoning(d); s != "" {
 		a.appendBlock(llm.TypeThinking, s)
 	}
@@ -63,14 +63,10 @@ func (a *accumulator) delta(d sdk.ChatCompletionChunkChoiceDelta) {
 // reasoning returns the reasoning text of a delta from the non-standard fields compatible
 // servers use: reasoning_content (DeepSeek, vLLM, llama.cpp, Qwen) or reasoning (OpenRouter,
 // Ollama, newer vLLM). Servers that send both repeat the same text, so only the first counts.
-func reasoning(d sdk.ChatCompletionChunkChoiceDelta) string {
-	for _, f := range [...]string{"reasoning_content", "reasoning"} {
-		raw, ok := d.JSON.ExtraFields[f]
-		if !ok {
-			continue
-		}
+func reasoning(d delta) string {
+	for _, raw := range [...]json.RawMessage{d.ReasoningContent, d.Reasoning} {
 		var s string
-		if json.Unmarshal([]byte(raw.Raw()), &s) == nil && s != "" {
+		if json.Unmarshal(raw, &s) == nil && s != "" {
 			return s
 		}
 	}
@@ -96,7 +92,7 @@ func (a *accumulator) appendBlock(typ llm.ContentType, s string) {
 // name), the rest carry argument fragments. Servers that send a whole call in one chunk
 // are handled the same way, and so are servers that give every call index 0: a new id at
 // a known index starts a new call.
-func (a *accumulator) toolCall(tc sdk.ChatCompletionChunkChoiceDeltaToolCall) {
+func (a *accumulator) toolCall(tc deltaToolCall) {
 	pos, ok := a.calls[tc.Index]
 	if ok && tc.ID != "" && tc.ID != a.Block(pos).ID {
 		ok = false
