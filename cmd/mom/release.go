@@ -29,9 +29,10 @@ const (
 // work that allocated at least releaseAfter: a burst of runs leaves the heap at its peak, and
 // the garbage collector neither collects without new allocation nor hurries to return what it
 // frees, so without this a mom that answered a thousand channels would stay at that size for
-// minutes. One debug.FreeOSMemory (a full collection that returns every free page) per quiet
-// spell costs a few milliseconds. It returns when ctx ends.
-func releaseWhenIdle(ctx context.Context, log *slog.Logger) {
+// minutes. First rest closes the contexts of channels idle for the quiet spell (so what they
+// held is freed too; it returns how many), then one debug.FreeOSMemory (a full collection that
+// returns every free page) per quiet spell costs a few milliseconds. It returns when ctx ends.
+func releaseWhenIdle(ctx context.Context, log *slog.Logger, rest func(idle time.Duration) int) {
 	sample := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
 	allocated := func() uint64 {
 		metrics.Read(sample)
@@ -53,9 +54,11 @@ func releaseWhenIdle(ctx context.Context, log *slog.Logger) {
 			continue
 		}
 		start := time.Now()
+		closed := rest(quietFor)
 		debug.FreeOSMemory()
 		r.released(allocated())
-		log.Debug("gave memory back to the system after a quiet spell", "took", time.Since(start).Round(time.Microsecond))
+		log.Debug("gave memory back to the system after a quiet spell", "contextsClosed", closed,
+			"took", time.Since(start).Round(time.Microsecond))
 	}
 }
 

@@ -67,7 +67,7 @@ func cmdServe(ctx context.Context, args []string, std stdio) error {
 		}
 		return err
 	}
-	go releaseWhenIdle(ctx, log)
+	go releaseWhenIdle(ctx, log, a.Hub.RestContexts)
 	var terminal keyboard
 	for _, ad := range adapters {
 		if t, ok := ad.(keyboard); ok {

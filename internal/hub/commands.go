@@ -200,6 +200,7 @@ func (h *Hub) statusText(mem *member, ch *store.ChannelDir) string {
 		waiting = len(q.jobs) - 1
 	}
 	last, seen := h.lastRun[key]
+	h.noteUsedLocked(ch) // ContextUse may have opened the context
 	h.mu.Unlock()
 	switch {
 	case busy:

@@ -78,8 +78,9 @@ type Hub struct {
 	mu       sync.Mutex
 	adapters map[string]*member
 	queues   map[string]*queue
-	refused  map[refusal]bool   // people and groups already told that mom will not work for them
-	lastRun  map[string]lastRun // how each channel's last run ended, for /status
+	refused  map[refusal]bool       // people and groups already told that mom will not work for them
+	lastRun  map[string]lastRun     // how each channel's last run ended, for /status
+	used     map[string]usedChannel // channels whose contexts may be open (rest.go)
 	closed   bool
 	idle     chan struct{} // closed when the last queue empties; nil while idle
 }
@@ -157,6 +158,7 @@ func New(st *store.Store, r Runner, log *slog.Logger, opts Options) *Hub {
 		slots: newSlots(opts.MaxConcurrentRuns), waitNotice: opts.WaitNotice, resumeWithin: opts.ResumeWithin,
 		approvalsFor: opts.Approvals, sandbox: opts.Sandbox, modelFor: opts.ModelFor, cost: opts.Cost,
 		lastRun:  make(map[string]lastRun),
+		used:     make(map[string]usedChannel),
 		adapters: make(map[string]*member),
 		queues:   make(map[string]*queue),
 		refused:  make(map[refusal]bool),

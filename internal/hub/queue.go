@@ -177,6 +177,7 @@ func (h *Hub) work(key string) {
 		}
 
 		h.mu.Lock()
+		h.noteUsedLocked(j.ch)
 		q.slot = nil
 		if len(q.jobs) > 0 {
 			q.jobs = q.jobs[1:]

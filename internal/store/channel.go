@@ -85,6 +85,25 @@ func (c *ChannelDir) Session() (*session.Session, error) {
 	return s, nil
 }
 
+// CloseSession closes the channel's context.jsonl and lets go of the context it holds in
+// memory, which the next Session reads again: a mom in many channels keeps only the contexts
+// of the ones in use. The caller makes sure no run uses the session meanwhile.
+func (c *ChannelDir) CloseSession() error {
+	c.sessMu.Lock()
+	defer c.sessMu.Unlock()
+	c.mu.Lock()
+	s := c.sess
+	c.sess = nil
+	c.mu.Unlock()
+	if s == nil {
+		return nil
+	}
+	if err := s.Close(); err != nil {
+		return fmt.Errorf("close the context of channel %s: %w", c.Key(), err)
+	}
+	return nil
+}
+
 // Create makes the channel's directory (and attachments/, scratch/, skills/ in it), so the
 // channel exists before anything is said in it.
 func (c *ChannelDir) Create() error { return c.ready() }

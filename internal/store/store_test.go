@@ -443,3 +443,32 @@ func TestLastMessage(t *testing.T) {
 		t.Errorf("with a torn tail: last = %q, want 199", m.ID)
 	}
 }
+
+// TestCloseSession: a closed session is let go of and read again, whole, by the next Session.
+func TestCloseSession(t *testing.T) {
+	s := openStore(t)
+	c, _ := s.ChannelDir("cli", "local")
+	if err := c.CloseSession(); err != nil {
+		t.Fatalf("closing a session never opened: %v", err)
+	}
+	sess, err := c.Session()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sess.AppendMessage(llm.NewUserText("remember me", time.Now())); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.CloseSession(); err != nil {
+		t.Fatal(err)
+	}
+	again, err := c.Session()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again == sess || again.Len() != 1 || again.ID() != sess.ID() {
+		t.Errorf("after CloseSession, Session gave the same session (%v) or lost what it held (%d entries)", again == sess, again.Len())
+	}
+	if _, err := again.AppendMessage(llm.NewUserText("and me", time.Now())); err != nil {
+		t.Errorf("the reopened session does not append: %v", err)
+	}
+}
