@@ -50,14 +50,14 @@ func effort(level llm.ThinkingLevel) string {
 }
 
 // emptySchema is what a tool without a usable schema is offered with: no parameters.
-var emptySchema = json.RawMessage(`{"type":"object","properties":{}}`)
+const emptySchema = `{"type":"object","properties":{}}`
 
 // schema returns a tool's JSON schema when it is a JSON object, and emptySchema otherwise.
 func schema(raw json.RawMessage) json.RawMessage {
 	if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '{' && json.Valid(t) {
 		return t
 	}
-	return emptySchema
+	return json.RawMessage(emptySchema)
 }
 
 // convertMessages turns the system prompt and mom's messages into chat messages. Reasoning

@@ -89,15 +89,17 @@ func (p *Provider) Stream(ctx context.Context, req *llm.Request, onEvent func(ll
 	if onEvent == nil {
 		onEvent = func(llm.StreamEvent) {}
 	}
-	body, err := json.Marshal(buildParams(req))
-	if err != nil {
-		return nil, fmt.Errorf("could not encode the request to %s: %w", p.url, err)
-	}
 	gctx, guard := llm.NewStallGuard(ctx, p.idle)
 	defer guard.Stop()
 
 	acc := newAccumulator(req.Model, onEvent, p.log)
-	streamErr := p.stream(gctx, guard, body, acc)
+	var streamErr error
+	if body, err := json.Marshal(buildParams(req)); err != nil {
+		streamErr = &llm.Error{Kind: llm.ErrInvalid, Provider: providerName, Err: err,
+			Message: fmt.Sprintf("could not encode the request: %v", err)}
+	} else {
+		streamErr = p.stream(gctx, guard, body, acc)
+	}
 	return acc.End(ctx, guard, streamErr, acc.finish != "", acc.final)
 }
 
