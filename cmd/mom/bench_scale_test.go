@@ -276,9 +276,18 @@ func goroutinesAtExit(b *testing.B, p *proc) int {
 // Threads and so on.
 func procStatus(b *testing.B, pid int) map[string]int {
 	b.Helper()
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	st, err := readProcStatus(pid)
 	if err != nil {
 		b.Skipf("no /proc to read memory from: %v", err)
+	}
+	return st
+}
+
+// readProcStatus reads the numbers of a process's /proc status (kB for the memory figures).
+func readProcStatus(pid int) (map[string]int, error) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return nil, err
 	}
 	out := map[string]int{}
 	for line := range strings.Lines(string(data)) {
@@ -289,5 +298,5 @@ func procStatus(b *testing.B, pid int) map[string]int {
 			}
 		}
 	}
-	return out
+	return out, nil
 }
