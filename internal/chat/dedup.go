@@ -15,6 +15,7 @@ type Dedup struct {
 
 type dedupEntry struct {
 	done    bool
+	lane    string   // where the first delivery waits to be handled (ClaimIn); "" if unsaid
 	waiting []waiter // redeliveries that arrived while the first was handled
 }
 
@@ -47,7 +48,11 @@ func (d *Dedup) Claim(key string, ack func()) Claim { return d.ClaimOr(key, ack,
 // ClaimBusy it keeps ack and nack, and calls ack once the first delivery is handled (Done), or
 // nack (when not nil) if its handling failed (Release). An adapter that confirms a batch of
 // messages at once waits for every message in it this way.
-func (d *Dedup) ClaimOr(key string, ack, nack func()) Claim {
+func (d *Dedup) ClaimOr(key string, ack, nack func()) Claim { return d.ClaimIn(key, "", ack, nack) }
+
+// ClaimIn is ClaimOr for a delivery handled in turn on a lane (Lanes): a first delivery's
+// lane is remembered, so that HandleAhead on the same lane may handle it in its place.
+func (d *Dedup) ClaimIn(key, lane string, ack, nack func()) Claim {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if e, ok := d.entries[key]; ok {
@@ -57,7 +62,7 @@ func (d *Dedup) ClaimOr(key string, ack, nack func()) Claim {
 		e.waiting = append(e.waiting, waiter{ack, nack})
 		return ClaimBusy
 	}
-	d.entries[key] = &dedupEntry{}
+	d.entries[key] = &dedupEntry{lane: lane}
 	d.order = append(d.order, key)
 	d.trim()
 	return ClaimNew
@@ -111,21 +116,23 @@ func (d *Dedup) Handle(key string, fn func() error) (ran bool, err error) {
 	return true, nil
 }
 
-// HandleAhead is Handle for a caller that goes ahead of the deliveries queued behind it, such
-// as a catch-up on a channel's lane, where the channel's live deliveries wait: a key such a
-// delivery claimed and has not handled yet is handled here, in the caller's order, and the
-// delivery finds it done (Handled) when its turn comes. Skipping it instead would let what
-// the caller handles next overtake it. A key handled already is skipped. When fn fails, a key
-// the caller claimed is released and one a delivery claimed is left to that delivery.
-func (d *Dedup) HandleAhead(key string, fn func() error) (ran bool, err error) {
+// HandleAhead is Handle for a caller that runs on a lane ahead of the deliveries queued
+// behind it there, such as a catch-up on a channel's lane, where the channel's live
+// deliveries wait: a key such a delivery claimed on the same lane (ClaimIn) and has not
+// handled yet is handled here, in the caller's order, and the delivery finds it done
+// (Handled) when its turn comes. Skipping it instead would let what the caller handles next
+// overtake it. A key handled already, or claimed on another lane (whose delivery may be
+// handling it right now), is skipped. When fn fails, a key the caller claimed is released
+// and one a delivery claimed is left to that delivery.
+func (d *Dedup) HandleAhead(key, lane string, fn func() error) (ran bool, err error) {
 	d.mu.Lock()
 	e, claimed := d.entries[key]
-	if claimed && e.done {
+	if claimed && (e.done || e.lane == "" || e.lane != lane) {
 		d.mu.Unlock()
 		return false, nil
 	}
 	if !claimed {
-		d.entries[key] = &dedupEntry{}
+		d.entries[key] = &dedupEntry{lane: lane}
 		d.order = append(d.order, key)
 		d.trim()
 	}

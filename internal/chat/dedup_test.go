@@ -34,39 +34,45 @@ func TestDedupClaimOrTellsEveryWaiter(t *testing.T) {
 	}
 }
 
-// TestDedupHandleAhead: a key a delivery claimed and still waits to handle is handled ahead of
-// it, and the delivery then finds it done; a handled key is not handled again; a failure
-// leaves a delivery's claim to the delivery and releases the caller's own.
+// TestDedupHandleAhead: a key a delivery claimed on the same lane and still waits to handle
+// is handled ahead of it, and the delivery then finds it done; one claimed on another lane, or
+// handled already, is not handled; a failure leaves a delivery's claim to the delivery and
+// releases the caller's own.
 func TestDedupHandleAhead(t *testing.T) {
 	t.Parallel()
 	d := NewDedup(8)
 	redelivered := false
-	if d.ClaimOr("waiting", func() {}, nil) != ClaimNew {
+	if d.ClaimIn("waiting", "C1", func() {}, nil) != ClaimNew {
 		t.Fatal("first delivery not new")
 	}
 	if d.Claim("waiting", func() { redelivered = true }) != ClaimBusy {
 		t.Fatal("a redelivery during handling must wait")
 	}
-	ran, err := d.HandleAhead("waiting", func() error { return nil })
+	ran, err := d.HandleAhead("waiting", "C1", func() error { return nil })
 	if !ran || err != nil {
-		t.Fatalf("a key claimed and waiting was not handled ahead (ran %v, %v)", ran, err)
+		t.Fatalf("a key claimed and waiting on the lane was not handled ahead (ran %v, %v)", ran, err)
 	}
 	if !d.Handled("waiting") || !redelivered {
 		t.Errorf("handled %v, redelivery acknowledged %v; want both", d.Handled("waiting"), redelivered)
 	}
-	if ran, _ := d.HandleAhead("waiting", func() error { return nil }); ran {
+	if ran, _ := d.HandleAhead("waiting", "C1", func() error { return nil }); ran {
 		t.Error("a handled key was handled again")
 	}
 
+	d.ClaimIn("elsewhere", "T9", func() {}, nil)
+	if ran, _ := d.HandleAhead("elsewhere", "C1", func() error { return nil }); ran || d.Handled("elsewhere") {
+		t.Error("a key claimed on another lane, maybe being handled there now, was handled ahead")
+	}
+
 	boom := fmt.Errorf("disk full")
-	d.ClaimOr("theirs", func() {}, nil)
-	if _, err := d.HandleAhead("theirs", func() error { return boom }); err != boom {
+	d.ClaimIn("theirs", "C1", func() {}, nil)
+	if _, err := d.HandleAhead("theirs", "C1", func() error { return boom }); err != boom {
 		t.Fatalf("err %v; want fn's", err)
 	}
 	if d.Handled("theirs") || d.Claim("theirs", func() {}) != ClaimBusy {
 		t.Error("a failure ahead of a delivery must leave the key claimed by it")
 	}
-	if _, err := d.HandleAhead("mine", func() error { return boom }); err != boom {
+	if _, err := d.HandleAhead("mine", "C1", func() error { return boom }); err != boom {
 		t.Fatalf("err %v; want fn's", err)
 	}
 	if d.Claim("mine", func() {}) != ClaimNew {

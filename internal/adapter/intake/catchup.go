@@ -28,7 +28,8 @@ const atOnce = 4
 //     catch-up logs it in its place, in order, and the live delivery only acknowledges it:
 //     skipping it would let the newer messages read back overtake it (a question asked while
 //     mom was away logged after one asked just after the restart, and so missing from the
-//     context of that one's run).
+//     context of that one's run). One taken on another lane (a thread whose channel the
+//     adapter did not know yet) may be logged there at this moment, and is left to it.
 //   - Bounds: Bounds says how much of a channel is read back; what is left out is reported
 //     in the log.
 //   - Concurrency, one rule for every platform: each channel's catch-up is one job on that
@@ -173,7 +174,7 @@ func (c *CatchUp[M]) channel(ctx context.Context, in chat.Inbox, mk mark) (int, 
 	n := 0
 	for _, m := range msgs {
 		// The lane is this job's, so the message is handed over here rather than queued.
-		_, err := c.Gate.Seen.HandleAhead(h.Stamp(m).Key, func() error {
+		_, err := c.Gate.Seen.HandleAhead(h.Stamp(m).Key, mk.channel, func() error {
 			logged, err := c.Gate.receive(ctx, in, func(ctx context.Context) (chat.Message, bool, error) { return h.Convert(ctx, m) })
 			if logged && err == nil {
 				n++

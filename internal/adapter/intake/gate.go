@@ -86,7 +86,7 @@ type Delivery struct {
 // key and nack. It returns at once; the work happens on the lane.
 func (g *Gate) Take(ctx context.Context, in chat.Inbox, d Delivery) {
 	ack, nack := orNothing(d.Ack), orNothing(d.Nack)
-	switch g.Seen.ClaimOr(d.Key, ack, nack) {
+	switch g.Seen.ClaimIn(d.Key, d.Lane, ack, nack) {
 	case chat.ClaimDone:
 		ack()
 		return
