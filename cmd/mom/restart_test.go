@@ -147,6 +147,17 @@ func (rw *restartWorld) shows(channel, want string) {
 		func(m string) bool { return strings.Contains(m, want) })
 }
 
+// answered waits until the bot shows its answer to question id in channel and, where the
+// platform draws runs itself, shows the run as over: the answer shows before its stream
+// ends, and a mom stopped in between would leave the run drawn as going.
+func (rw *restartWorld) answered(channel, id string) {
+	rw.t.Helper()
+	rw.shows(channel, "answer "+id)
+	if u, ok := rw.pf.(unfinisher); ok {
+		apptest.Eventually(rw.t, "the run to show as over in "+channel, func() bool { return u.unfinished(channel) == 0 })
+	}
+}
+
 // count counts the bot's messages in channel that contain s.
 func (rw *restartWorld) count(channel, s string) int {
 	n := 0
@@ -211,6 +222,9 @@ func TestRestartsLeaveNoMentionBehind(t *testing.T) {
 				rw.run()
 				rw.ask(dm, "q-0")
 				rw.shows(dm, "answer q-0")
+				// The answer shows before its stream ends; stopped in between, the run would
+				// be unfinished, and done again by the next mom.
+				rw.waitJournaled("end", 1)
 				rw.stop()
 				answered["q-0"] = dm
 			}
@@ -250,7 +264,7 @@ func TestRestartsLeaveNoMentionBehind(t *testing.T) {
 
 			rw.ans.holding(false)
 			rw.run()
-			rw.shows(group, "answer q-4")
+			rw.answered(group, "q-4")
 			rw.stop()
 			rw.settled(channels, answered)
 			// The model heard that q-1, asked again, waited for the restart.
@@ -305,7 +319,7 @@ func TestRestartsDuringTheRunStartedAgain(t *testing.T) {
 			rw.run()
 			rw.shows(group, "interrupted me twice")
 			rw.ask(group, "q-2") // mom goes on working
-			rw.shows(group, "answer q-2")
+			rw.answered(group, "q-2")
 			rw.stop()
 			rw.settled([]string{group}, map[string]string{"q-2": group})
 			if n := rw.count(group, "answer q-1"); n != 0 {
@@ -344,7 +358,7 @@ func TestRestartAfterTheWindowAsksToAskAgain(t *testing.T) {
 			rw.run()
 			rw.shows(group, "Please ask again")
 			rw.ask(group, "q-3")
-			rw.shows(group, "answer q-3")
+			rw.answered(group, "q-3")
 			rw.stop()
 			rw.settled([]string{group}, map[string]string{"q-3": group})
 			for _, id := range []string{"q-1", "q-2"} {
@@ -405,7 +419,7 @@ func TestRestartFindsTheStatusMessageItWasKilledPosting(t *testing.T) {
 
 			rw.ans.holding(false)
 			rw.run()
-			rw.shows(group, "answer q-1")
+			rw.answered(group, "q-1")
 			rw.stop()
 			rw.settled([]string{group}, map[string]string{"q-1": group})
 			if n := rw.journaled("status"); n == 0 {
