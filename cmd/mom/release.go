@@ -3,8 +3,13 @@ package main
 import (
 	"context"
 	"log/slog"
+	"os"
+	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"strconv"
+	"strings"
+	"sync"
 	"time"
 )
 
@@ -55,9 +60,10 @@ func releaseWhenIdle(ctx context.Context, log *slog.Logger, rest func(idle time.
 		}
 		start := time.Now()
 		closed := rest(quietFor)
+		shed := shedThreads(keepThreads)
 		debug.FreeOSMemory()
 		r.released(allocated())
-		log.Debug("gave memory back to the system after a quiet spell", "contextsClosed", closed,
+		log.Debug("gave memory back to the system after a quiet spell", "contextsClosed", closed, "threadsEnded", shed,
 			"took", time.Since(start).Round(time.Microsecond))
 	}
 }
@@ -89,4 +95,47 @@ func (q *quietSpell) observe(allocated uint64) bool {
 // itself allocates a little).
 func (q *quietSpell) released(allocated uint64) {
 	q.last, q.lastRelease = allocated, allocated
+}
+
+// keepThreads is how many OS threads shedThreads leaves: the processors' and a few for the
+// runtime and for file operations in progress.
+const keepThreads = 12
+
+// shedThreads ends the OS threads a burst of work left idle beyond keep, and returns how many
+// it ended. The Go runtime starts a thread whenever a goroutine blocks in a system call (a
+// file write, an fsync) while others wait to run, and never ends one: after a thousand
+// channels answered at once, a hundred idle threads each keep their stacks (about 48 KB of
+// heap) for as long as mom runs. A goroutine that exits while locked to its thread ends that
+// thread (runtime.LockOSThread), and a new goroutine runs on an idle thread before a new one
+// is started, so each such goroutine ends one idle thread.
+func shedThreads(keep int) int {
+	n := threads() - keep
+	if n <= 0 {
+		return 0
+	}
+	var wg sync.WaitGroup
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			runtime.LockOSThread() // never unlocked: the thread ends with the goroutine
+		}()
+	}
+	wg.Wait()
+	return n
+}
+
+// threads returns how many OS threads the process has, from /proc; 0 where it cannot tell.
+func threads() int {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for line := range strings.Lines(string(data)) {
+		if rest, ok := strings.CutPrefix(line, "Threads:"); ok {
+			n, _ := strconv.Atoi(strings.TrimSpace(rest))
+			return n
+		}
+	}
+	return 0
 }

@@ -1,6 +1,11 @@
 package main
 
-import "testing"
+import (
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+)
 
 // TestQuietSpellReleasesOnceAfterABurst: memory is given back once, quietFor after a burst of
 // allocation ends; not while work goes on, not after a burst too small to matter, and not
@@ -59,4 +64,53 @@ func TestQuietSpellReleasesOnceAfterABurst(t *testing.T) {
 	if !released {
 		t.Error("no release after a second burst that took the total past releaseAfter")
 	}
+}
+
+// TestShedThreadsEndsIdleThreads: threads a burst left idle are ended down to the number
+// kept, and the process goes on working.
+func TestShedThreadsEndsIdleThreads(t *testing.T) {
+	if threads() == 0 {
+		t.Skip("no /proc/self/status to count threads in")
+	}
+	// Forty goroutines, each holding a thread of its own at once, leave forty threads idle
+	// once they let go: what a burst of blocking file writes leaves behind.
+	const burst = 40
+	var started, done sync.WaitGroup
+	release := make(chan struct{})
+	for range burst {
+		started.Add(1)
+		done.Add(1)
+		go func() {
+			defer done.Done()
+			runtime.LockOSThread()
+			started.Done()
+			<-release
+			runtime.UnlockOSThread()
+		}()
+	}
+	started.Wait()
+	peak := threads()
+	close(release)
+	done.Wait()
+	if peak < burst {
+		t.Fatalf("only %d threads with %d goroutines locked to theirs", peak, burst)
+	}
+	const keep = 12
+	if n := shedThreads(keep); n <= 0 {
+		t.Fatalf("shedThreads ended %d threads of %d", n, peak)
+	}
+	// The runtime ends a thread just after its goroutine exits, so the count may lag a moment.
+	deadline := time.Now().Add(10 * time.Second)
+	for threads() > keep+8 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := threads(); n > keep+8 {
+		t.Errorf("%d threads left after shedding from %d; want about %d", n, peak, keep)
+	}
+	var wg sync.WaitGroup // and work goes on
+	for range 8 {
+		wg.Add(1)
+		go func() { defer wg.Done(); time.Sleep(time.Millisecond) }()
+	}
+	wg.Wait()
 }

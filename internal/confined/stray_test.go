@@ -53,6 +53,7 @@ var allowed = map[string]string{
 	"cmd/mom/memory.go:memTotal":        "/proc/meminfo",
 	"cmd/mom/memory.go:cgroupLimit":     "the cgroup's memory limit under /sys/fs/cgroup",
 	"cmd/mom/memory.go:readLimit":       "the cgroup's memory limit under /sys/fs/cgroup",
+	"cmd/mom/release.go:threads":        "/proc/self/status",
 	// The sandboxes' file tools act for the agent: they follow links as a command inside the
 	// sandbox would and check where each one leads (workspaceMap.confine, openedAt,
 	// writeConfined through an os.Root); on the host sandbox there is no boundary to keep.
