@@ -193,6 +193,22 @@ func (w *World) Stop() {
 	w.app, w.cancel = nil, nil
 }
 
+// WaitIdle waits until mom has no run going or waiting. An answer shows before its run ends,
+// so a test that stops mom after seeing one, and then counts runs or starts mom again, waits
+// for this first: stopped in between, the run would be unfinished, and the next mom would do
+// it again.
+func (w *World) WaitIdle() {
+	w.T.Helper()
+	if w.app == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), HangGuard)
+	defer cancel()
+	if err := w.app.Hub.WaitIdle(ctx); err != nil {
+		w.T.Fatalf("waiting for mom's runs to end: %v", err)
+	}
+}
+
 // App is the running mom, or nil.
 func (w *World) App() *app.App { return w.app }
 

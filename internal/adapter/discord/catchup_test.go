@@ -19,6 +19,7 @@ func TestDiscordBackfillLogsWhatWasMissed(t *testing.T) {
 	dw.run()
 	dw.d.Say(general, adaID, "<@"+bot+"> hello")
 	dw.botSays(general, "first")
+	dw.WaitIdle()
 	dw.Stop()
 
 	dw.d.Say(general, beaID, "while mom was away", fakediscord.Silently())

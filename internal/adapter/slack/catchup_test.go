@@ -24,6 +24,7 @@ func TestSlackBackfillLogsWhatWasMissed(t *testing.T) {
 	sw.run()
 	sw.slack.Say(general, adaID, "<@"+slackBot+"> hello")
 	sw.botSays(general, "", "first")
+	sw.WaitIdle()
 	sw.Stop()
 
 	sw.slack.Say(general, beaID, "while mom was away", fakeslack.Silently())

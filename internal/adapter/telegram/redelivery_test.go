@@ -33,6 +33,7 @@ func TestTelegramUpdatesSentAgainAfterACrashAreNotLoggedTwice(t *testing.T) {
 		}
 		return false
 	})
+	w.WaitIdle()
 	w.Stop()
 	if w.tg.Pending() == 0 {
 		t.Fatal("the message was confirmed before mom went away; the test proves nothing")

@@ -24,6 +24,7 @@ func TestWhatsAppUnacknowledgedMessageComesAgainAndRunsOnce(t *testing.T) {
 	w.wa.DropAcks(true)
 	id := w.wa.Say(ada, ada, "hello once")
 	w.momSays(ada, "hello to you")
+	w.WaitIdle()
 	w.Stop()
 	if w.wa.Pending() != 1 {
 		t.Fatalf("%d messages wait for mom's acknowledgement; the test needs the one whose acknowledgement was lost", w.wa.Pending())
