@@ -195,8 +195,9 @@ func (d Dir) WriteFile(name string, data []byte, perm fs.FileMode) (err error) {
 	return nil
 }
 
-// kind names what a file is for an error message, when it is not a regular file.
-func kind(m fs.FileMode) string {
+// Kind names what a file is for a message, when it is not a regular file: "is a symbolic
+// link", "is a named pipe", … (RefusedError.Reason).
+func Kind(m fs.FileMode) string {
 	switch {
 	case m&fs.ModeSymlink != 0:
 		return "is a symbolic link"

@@ -55,7 +55,7 @@ func (d Dir) explain(dirfd int, comps []string, op string, err error) error {
 		var st unix.Stat_t
 		if unix.Fstatat(dirfd, comps[len(comps)-1], &st, unix.AT_SYMLINK_NOFOLLOW) == nil {
 			if m := fileMode(st.Mode); !m.IsRegular() && !(m.IsDir() && errors.Is(err, unix.ENOTDIR)) {
-				return &RefusedError{Path: p, Reason: kind(m)}
+				return &RefusedError{Path: p, Reason: Kind(m)}
 			}
 		}
 	}
@@ -86,7 +86,7 @@ func (d Dir) OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error)
 	}
 	if m := fileMode(st.Mode); !m.IsRegular() {
 		unix.Close(fd)
-		return nil, &RefusedError{Path: d.hostComps(comps), Reason: kind(m)}
+		return nil, &RefusedError{Path: d.hostComps(comps), Reason: Kind(m)}
 	}
 	if err := unix.SetNonblock(fd, false); err != nil {
 		unix.Close(fd)
@@ -311,7 +311,7 @@ func (d Dir) OpenPath(name string, dir bool) (*os.File, error) {
 	}
 	if m := fileMode(st.Mode); m.IsDir() != dir || !m.IsDir() && !m.IsRegular() {
 		unix.Close(fd)
-		return nil, &RefusedError{Path: p, Reason: kind(m)}
+		return nil, &RefusedError{Path: p, Reason: Kind(m)}
 	}
 	return os.NewFile(uintptr(fd), p), nil
 }

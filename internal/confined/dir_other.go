@@ -33,7 +33,7 @@ func (d Dir) check(r *os.Root, rel string, regular bool) error {
 		return err
 	}
 	if fi.Mode()&fs.ModeSymlink != 0 || regular && !fi.Mode().IsRegular() {
-		return &RefusedError{Path: d.host(rel), Reason: kind(fi.Mode())}
+		return &RefusedError{Path: d.host(rel), Reason: Kind(fi.Mode())}
 	}
 	return nil
 }

@@ -223,7 +223,7 @@ func (im *importer) convertLog(src, stage confined.Dir, conv *logConverter, res 
 		return 0, err
 	}
 	if !st.Mode().IsRegular() {
-		return 0, fmt.Errorf("its log.jsonl %s; mom does not follow it", kindOf(st.Mode().Type()))
+		return 0, fmt.Errorf("its log.jsonl %s; mom does not follow it", confined.Kind(st.Mode().Type()))
 	}
 	if st.Size() > maxLog {
 		return 0, fmt.Errorf("its log.jsonl is %s, more than the %s the import reads", bytesize(st.Size()), bytesize(maxLog))

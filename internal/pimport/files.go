@@ -325,7 +325,7 @@ func filePerm(m fs.FileMode) fs.FileMode {
 func reason(err error) string {
 	var r *confined.RefusedError
 	if errors.As(err, &r) {
-		if r.Reason == kindOf(fs.ModeSymlink) {
+		if r.Reason == confined.Kind(fs.ModeSymlink) {
 			return r.Reason + "; not followed or copied"
 		}
 		return r.Reason + "; not copied"
@@ -337,27 +337,12 @@ func reason(err error) string {
 	return err.Error()
 }
 
-// kindOf names what a directory entry is, when it is neither a file nor a directory.
-func kindOf(t fs.FileMode) string {
-	switch {
-	case t&fs.ModeSymlink != 0:
-		return "is a symbolic link"
-	case t&fs.ModeNamedPipe != 0:
-		return "is a named pipe"
-	case t&fs.ModeSocket != 0:
-		return "is a socket"
-	case t&fs.ModeDevice != 0:
-		return "is a device"
-	}
-	return "is not a regular file"
-}
-
 // leftOut says why a directory entry that is neither a file nor a directory was not copied.
 func leftOut(t fs.FileMode) string {
 	if t&fs.ModeSymlink != 0 {
-		return kindOf(t) + "; not followed or copied"
+		return confined.Kind(t) + "; not followed or copied"
 	}
-	return kindOf(t) + "; not copied"
+	return confined.Kind(t) + "; not copied"
 }
 
 // tooBig says a file is over a limit, in the words of a Note.

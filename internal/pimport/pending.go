@@ -34,7 +34,7 @@ func (im *importer) context(src, stage confined.Dir, final string, logEnd int64,
 	case err != nil:
 		return err
 	case !st.Mode().IsRegular():
-		res.Context = "not converted: it " + kindOf(st.Mode().Type()) + "; a new one"
+		res.Context = "not converted: it " + confined.Kind(st.Mode().Type()) + "; a new one"
 	default:
 		mig, err := migrateContext(src, contextFile, stage, contextFile)
 		if err == nil {
