@@ -1,15 +1,12 @@
 package config
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/tailscale/hujson"
 )
 
 // Limits are spending caps on model calls: the "limits" section, at the top level, in an
@@ -180,17 +177,13 @@ func LimitsZone(path string) (*time.Location, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading config: %w", err)
 	}
-	std, err := hujson.Standardize(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
 	var c struct {
 		Limits struct {
 			TimeZone string `json:"timeZone"`
 		} `json:"limits"`
 	}
-	if err := json.Unmarshal(std, &c); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+	if err := peek(data, path, &c); err != nil {
+		return nil, err
 	}
 	if c.Limits.TimeZone == "" {
 		return time.UTC, nil

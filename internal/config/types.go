@@ -23,21 +23,30 @@ func AdapterTypes(path string) (map[string]string, error) {
 
 // ParseAdapterTypes is AdapterTypes for config data; path names it in errors.
 func ParseAdapterTypes(data []byte, path string) (map[string]string, error) {
-	std, err := hujson.Standardize(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w (mom check %s says more)", path, err, filepath.Dir(path))
-	}
 	var c struct {
 		Adapters map[string]struct {
 			Type string `json:"type"`
 		} `json:"adapters"`
 	}
-	if err := json.Unmarshal(std, &c); err != nil {
-		return nil, fmt.Errorf("%s: %w (mom check %s says more)", path, err, filepath.Dir(path))
+	if err := peek(data, path, &c); err != nil {
+		return nil, err
 	}
 	out := make(map[string]string, len(c.Adapters))
 	for n, a := range c.Adapters {
 		out[n] = a.Type
 	}
 	return out, nil
+}
+
+// peek decodes into v the parts of config data that v names, without checking the rest or
+// expanding ${VAR}s; path names the data in errors.
+func peek(data []byte, path string, v any) error {
+	std, err := hujson.Standardize(data)
+	if err == nil {
+		err = json.Unmarshal(std, v)
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w (mom check %s says more)", path, err, filepath.Dir(path))
+	}
+	return nil
 }
