@@ -255,15 +255,9 @@ func (s *Server) wireCommands() []any {
 func (s *Server) Invoke(userID, channelID, name string, options map[string]string) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	ch := s.channels[channelID]
-	if ch == nil {
-		return "", fmt.Errorf("fakediscord: no channel %s", channelID)
-	}
-	if s.users[userID] == nil {
-		return "", fmt.Errorf("fakediscord: no user %s", userID)
-	}
-	if !s.canView(userID, ch) {
-		return "", fmt.Errorf("fakediscord: %s cannot see channel %s", userID, channelID)
+	ch, err := s.seenBy(userID, channelID)
+	if err != nil {
+		return "", err
 	}
 	i := slices.IndexFunc(s.commands, func(c ApplicationCommand) bool { return c.Type == CommandChatInput && c.Name == name })
 	if i < 0 {

@@ -69,6 +69,22 @@ type interaction struct {
 	at    time.Time
 }
 
+// seenBy returns channelID as userID sees it, or why they cannot act in it: no such channel
+// or user, or a channel they cannot see. s.mu is held.
+func (s *Server) seenBy(userID, channelID string) (*channel, error) {
+	ch := s.channels[channelID]
+	if ch == nil {
+		return nil, fmt.Errorf("fakediscord: no channel %s", channelID)
+	}
+	if s.users[userID] == nil {
+		return nil, fmt.Errorf("fakediscord: no user %s", userID)
+	}
+	if !s.canView(userID, ch) {
+		return nil, fmt.Errorf("fakediscord: %s cannot see channel %s", userID, channelID)
+	}
+	return ch, nil
+}
+
 // Press has userID press the button with customID on the bot's message messageID in
 // channelID, and dispatches the MESSAGE_COMPONENT interaction. It returns the interaction's
 // id, or an error when the person could not press it: no such message or button, a message
@@ -76,15 +92,9 @@ type interaction struct {
 func (s *Server) Press(userID, channelID, messageID, customID string) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	ch := s.channels[channelID]
-	if ch == nil {
-		return "", fmt.Errorf("fakediscord: no channel %s", channelID)
-	}
-	if s.users[userID] == nil {
-		return "", fmt.Errorf("fakediscord: no user %s", userID)
-	}
-	if !s.canView(userID, ch) {
-		return "", fmt.Errorf("fakediscord: %s cannot see channel %s", userID, channelID)
+	ch, err := s.seenBy(userID, channelID)
+	if err != nil {
+		return "", err
 	}
 	m := ch.find(messageID)
 	if m == nil {
