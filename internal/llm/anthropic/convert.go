@@ -5,9 +5,6 @@ import (
 	"encoding/json"
 	"strings"
 
-	sdk "github.com/anthropics/anthropic-sdk-go/v2"
-	"github.com/anthropics/anthropic-sdk-go/v2/packages/param"
-
 	"github.com/mom-agent/mom/internal/llm"
 )
 
@@ -15,10 +12,10 @@ import (
 // the four breakpoints the API allows: the system prompt, the last tool (which caches every
 // tool definition) and the last block of the last user message (which caches the whole
 // conversation so far, so the next turn reads it back at a tenth of the price).
-func buildParams(req *llm.Request) sdk.MessageNewParams {
-	p := sdk.MessageNewParams{Model: req.Model.ID, Messages: convertMessages(llm.Prepare(req.Messages))}
+func buildParams(req *llm.Request) messagesRequest {
+	p := messagesRequest{Model: req.Model.ID, Messages: convertMessages(llm.Prepare(req.Messages)), Stream: true}
 	if req.System != "" {
-		p.System = []sdk.TextBlockParam{{Text: req.System, CacheControl: sdk.NewCacheControlEphemeralParam()}}
+		p.System = []block{{Type: "text", Text: req.System, CacheControl: ephemeral()}}
 	}
 	p.Tools = convertTools(req.Tools)
 	applyThinking(&p, req)
@@ -29,16 +26,16 @@ func buildParams(req *llm.Request) sdk.MessageNewParams {
 // because the API wants user and assistant to alternate.
 type turn struct {
 	user   bool
-	blocks []sdk.ContentBlockParamUnion
+	blocks []block
 }
 
 // convertMessages turns mom's messages into alternating user and assistant turns. Tool
 // results become tool_result blocks of a user turn, merged with the results next to them and
 // with a user message that follows, tool results first as the API requires. Empty text
 // blocks are left out (the API rejects them) and so are turns left with nothing in them.
-func convertMessages(msgs []llm.Message) []sdk.MessageParam {
+func convertMessages(msgs []llm.Message) []message {
 	var turns []turn
-	add := func(user bool, blocks []sdk.ContentBlockParamUnion) {
+	add := func(user bool, blocks []block) {
 		if len(blocks) == 0 {
 			return
 		}
@@ -53,22 +50,22 @@ func convertMessages(msgs []llm.Message) []sdk.MessageParam {
 		case llm.RoleUser:
 			add(true, userBlocks(m.Content))
 		case llm.RoleToolResult:
-			add(true, []sdk.ContentBlockParamUnion{toolResult(m)})
+			add(true, []block{toolResult(m)})
 		case llm.RoleAssistant:
 			add(false, assistantBlocks(m.Content))
 		}
 	}
-	out := make([]sdk.MessageParam, 0, len(turns))
+	out := make([]message, 0, len(turns))
 	for i, t := range turns {
 		if !t.user {
-			out = append(out, sdk.NewAssistantMessage(t.blocks...))
+			out = append(out, message{Role: "assistant", Content: t.blocks})
 			continue
 		}
 		blocks := toolResultsFirst(t.blocks)
 		if i == lastUser(turns) {
-			*blocks[len(blocks)-1].GetCacheControl() = sdk.NewCacheControlEphemeralParam()
+			blocks[len(blocks)-1].CacheControl = ephemeral()
 		}
-		out = append(out, sdk.NewUserMessage(blocks...))
+		out = append(out, message{Role: "user", Content: blocks})
 	}
 	return out
 }
@@ -83,76 +80,76 @@ func lastUser(turns []turn) int {
 }
 
 // toolResultsFirst moves tool_result blocks ahead of the rest, keeping each group's order.
-func toolResultsFirst(blocks []sdk.ContentBlockParamUnion) []sdk.ContentBlockParamUnion {
-	out := make([]sdk.ContentBlockParamUnion, 0, len(blocks))
+func toolResultsFirst(blocks []block) []block {
+	out := make([]block, 0, len(blocks))
 	for _, b := range blocks {
-		if b.OfToolResult != nil {
+		if b.Type == "tool_result" {
 			out = append(out, b)
 		}
 	}
 	for _, b := range blocks {
-		if b.OfToolResult == nil {
+		if b.Type != "tool_result" {
 			out = append(out, b)
 		}
 	}
 	return out
 }
 
-func userBlocks(content []llm.Content) []sdk.ContentBlockParamUnion {
-	var out []sdk.ContentBlockParamUnion
+func userBlocks(content []llm.Content) []block {
+	var out []block
 	for _, c := range content {
 		switch c.Type {
 		case llm.TypeText:
 			if strings.TrimSpace(c.Text) != "" {
-				out = append(out, sdk.NewTextBlock(c.Text))
+				out = append(out, block{Type: "text", Text: c.Text})
 			}
 		case llm.TypeImage:
-			out = append(out, sdk.NewImageBlockBase64(c.MimeType, c.Data))
+			out = append(out, imageBlock(c))
 		}
 	}
 	return out
 }
 
-func toolResult(m llm.Message) sdk.ContentBlockParamUnion {
-	b := sdk.ToolResultBlockParam{ToolUseID: m.ToolCallID}
-	if m.IsError {
-		b.IsError = param.NewOpt(true)
-	}
+func imageBlock(c llm.Content) block {
+	return block{Type: "image", Source: &imageSource{Type: "base64", MediaType: c.MimeType, Data: c.Data}}
+}
+
+func toolResult(m llm.Message) block {
+	b := block{Type: "tool_result", ToolUseID: m.ToolCallID, IsError: m.IsError}
 	for _, c := range m.Content {
 		switch c.Type {
 		case llm.TypeText:
 			if strings.TrimSpace(c.Text) != "" {
-				b.Content = append(b.Content, sdk.ToolResultBlockParamContentUnion{OfText: &sdk.TextBlockParam{Text: c.Text}})
+				b.Content = append(b.Content, block{Type: "text", Text: c.Text})
 			}
 		case llm.TypeImage:
-			img := sdk.NewImageBlockBase64(c.MimeType, c.Data).OfImage
-			b.Content = append(b.Content, sdk.ToolResultBlockParamContentUnion{OfImage: img})
+			b.Content = append(b.Content, imageBlock(c))
 		}
 	}
-	return sdk.ContentBlockParamUnion{OfToolResult: &b}
+	return b
 }
 
 // assistantBlocks converts an earlier answer. Thinking goes back with its signature so the
 // model can continue its reasoning; thinking without a signature (from another provider, or
 // cut off before the signature arrived) cannot be verified by the API and is dropped.
-func assistantBlocks(content []llm.Content) []sdk.ContentBlockParamUnion {
-	var out []sdk.ContentBlockParamUnion
+func assistantBlocks(content []llm.Content) []block {
+	var out []block
 	for _, c := range content {
 		switch c.Type {
 		case llm.TypeText:
 			if strings.TrimSpace(c.Text) != "" {
-				out = append(out, sdk.NewTextBlock(c.Text))
+				out = append(out, block{Type: "text", Text: c.Text})
 			}
 		case llm.TypeThinking:
 			switch {
 			case c.Signature == "":
 			case c.Redacted:
-				out = append(out, sdk.NewRedactedThinkingBlock(c.Signature))
+				out = append(out, block{Type: "redacted_thinking", Data: c.Signature})
 			default:
-				out = append(out, sdk.NewThinkingBlock(c.Signature, c.Thinking))
+				out = append(out, block{Type: "thinking", Thinking: &c.Thinking, Signature: c.Signature})
 			}
 		case llm.TypeToolCall:
-			out = append(out, sdk.NewToolUseBlock(c.ID, argsObject(c.Arguments), c.Name))
+			out = append(out, block{Type: "tool_use", ID: c.ID, Name: c.Name, Input: argsObject(c.Arguments)})
 		}
 	}
 	return out
@@ -170,49 +167,29 @@ func argsObject(args json.RawMessage) json.RawMessage {
 
 // convertTools declares the tools; the last one carries a cache breakpoint, which caches the
 // whole list.
-func convertTools(tools []llm.Tool) []sdk.ToolUnionParam {
-	out := make([]sdk.ToolUnionParam, 0, len(tools))
+func convertTools(tools []llm.Tool) []tool {
+	out := make([]tool, 0, len(tools))
 	for _, t := range tools {
-		tp := sdk.ToolParam{Name: t.Name, InputSchema: inputSchema(t.Parameters)}
-		if t.Description != "" {
-			tp.Description = param.NewOpt(t.Description)
-		}
-		out = append(out, sdk.ToolUnionParam{OfTool: &tp})
+		out = append(out, tool{Name: t.Name, Description: t.Description, InputSchema: inputSchema(t.Parameters)})
 	}
 	if n := len(out); n > 0 {
-		out[n-1].OfTool.CacheControl = sdk.NewCacheControlEphemeralParam()
+		out[n-1].CacheControl = ephemeral()
 	}
 	return out
 }
 
-// inputSchema carries a JSON Schema over into the SDK's schema type: properties and required
-// have fields of their own, every other keyword rides along as an extra field.
-func inputSchema(raw json.RawMessage) sdk.ToolInputSchemaParam {
-	var s sdk.ToolInputSchemaParam
-	var m map[string]any
-	if json.Unmarshal(raw, &m) != nil {
-		return s
+// inputSchema returns a tool's JSON Schema as the API takes it: an object schema. Every
+// keyword rides along; "type" is always "object", and a schema that is not a JSON object
+// becomes one without properties.
+func inputSchema(raw json.RawMessage) json.RawMessage {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil || m == nil {
+		m = map[string]json.RawMessage{}
 	}
-	extra := map[string]any{}
-	for k, v := range m {
-		switch k {
-		case "type":
-		case "properties":
-			s.Properties = v
-		case "required":
-			if list, ok := v.([]any); ok {
-				for _, r := range list {
-					if name, ok := r.(string); ok {
-						s.Required = append(s.Required, name)
-					}
-				}
-			}
-		default:
-			extra[k] = v
-		}
+	m["type"] = json.RawMessage(`"object"`)
+	out, err := json.Marshal(m)
+	if err != nil {
+		return json.RawMessage(`{"type":"object"}`)
 	}
-	if len(extra) > 0 {
-		s.ExtraFields = extra
-	}
-	return s
+	return out
 }

@@ -1,32 +1,45 @@
 // Package anthropic is mom's client for the Anthropic Messages API: it turns an llm.Request
 // into a streaming Messages request (with prompt-caching breakpoints and extended thinking),
 // maps the stream back to llm events and a pi-shaped assistant message, and sorts failures
-// into llm.Error kinds. It is built on the official SDK, configured only from Options.
+// into llm.Error kinds. It is configured only from Options, never from the environment.
+//
+// It speaks the protocol with the standard library rather than through Anthropic's Go SDK,
+// which made up a quarter of mom's binary and kept a one-shot turn above 20 MiB (22.3 against
+// 18.5 without it) for the one endpoint mom calls.
 package anthropic
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
-
-	sdk "github.com/anthropics/anthropic-sdk-go/v2"
-	"github.com/anthropics/anthropic-sdk-go/v2/option"
 
 	"github.com/mom-agent/mom/internal/httpclient"
 	"github.com/mom-agent/mom/internal/llm"
+	"github.com/mom-agent/mom/internal/llm/sse"
 )
 
 // providerName is what llm.Error and assistant messages call this provider.
 const providerName = "anthropic"
 
-// Options configure a Provider. Nothing is read from the environment: the SDK's defaults
-// (ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN, ANTHROPIC_BASE_URL, profiles, …) are switched off
-// so that config.json is the only source of truth.
+// defaultBaseURL is Anthropic's own API.
+const defaultBaseURL = "https://api.anthropic.com/"
+
+// apiVersion is the anthropic-version header: the version of the Messages API mom speaks.
+const apiVersion = "2023-06-01"
+
+// Options configure a Provider. Nothing is read from the environment (ANTHROPIC_API_KEY,
+// ANTHROPIC_BASE_URL and the like are never consulted), so config.json is the only source
+// of truth.
 type Options struct {
 	// APIKey is sent as x-api-key; when empty no key header is sent at all.
 	APIKey string
-	// BaseURL replaces https://api.anthropic.com/; the SDK appends "v1/messages".
+	// BaseURL replaces https://api.anthropic.com/; "v1/messages" is appended.
 	BaseURL string
 	// HTTPClient sends the requests; nil means httpclient.New(0).
 	HTTPClient *http.Client
@@ -40,39 +53,31 @@ type Options struct {
 
 // Provider streams answers from the Anthropic Messages API. It is safe for concurrent use.
 type Provider struct {
-	client sdk.Client
-	idle   time.Duration
-	log    *slog.Logger
+	url  string
+	key  string
+	hc   *http.Client
+	idle time.Duration
+	log  *slog.Logger
 }
 
 var _ llm.Provider = (*Provider)(nil)
 
-// New returns a Provider. The SDK never retries (the agent loop owns retries, so it can tell
-// people about them) and never reads the environment.
+// New returns a Provider. It never retries: the agent loop owns retries, so it can tell
+// people about them.
 func New(o Options) *Provider {
 	hc := o.HTTPClient
 	if hc == nil {
 		hc = httpclient.New(0)
 	}
-	opts := []option.RequestOption{
-		option.WithoutEnvironmentDefaults(),
-		option.WithoutOpenTelemetry(),
-		option.WithHTTPClient(hc),
-		option.WithMaxRetries(0),
-	}
-	if o.BaseURL != "" {
-		opts = append(opts, option.WithBaseURL(o.BaseURL))
-	}
-	if o.APIKey != "" {
-		// x-api-key is the header the API documents for keys; the SDK's WithAPIKey would send
-		// the key as a bearer token instead, which proxies and compatible servers may not take.
-		opts = append(opts, option.WithHeader("x-api-key", o.APIKey))
+	base := o.BaseURL
+	if base == "" {
+		base = defaultBaseURL
 	}
 	log := o.Logger
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Provider{client: sdk.NewClient(opts...), idle: o.IdleTimeout, log: log}
+	return &Provider{url: strings.TrimRight(base, "/") + "/v1/messages", key: o.APIKey, hc: hc, idle: o.IdleTimeout, log: log}
 }
 
 // Stream sends req and streams the answer, as llm.Provider describes. A refusal is a complete
@@ -82,19 +87,53 @@ func (p *Provider) Stream(ctx context.Context, req *llm.Request, onEvent func(ll
 	if onEvent == nil {
 		onEvent = func(llm.StreamEvent) {}
 	}
-	params := buildParams(req)
 	gctx, guard := llm.NewStallGuard(ctx, p.idle)
 	defer guard.Stop()
 
 	acc := newAccumulator(req.Model, onEvent, p.log)
-	stream := p.client.Messages.NewStreaming(gctx, params, option.WithMiddleware(guard.Middleware))
-	defer stream.Close()
-	for stream.Next() {
-		acc.handle(stream.Current())
+	var streamErr error
+	if body, err := json.Marshal(buildParams(req)); err != nil {
+		streamErr = &llm.Error{Kind: llm.ErrInvalid, Provider: providerName, Err: err,
+			Message: fmt.Sprintf("could not encode the request: %v", err)}
+	} else {
+		streamErr = p.stream(gctx, guard, body, acc)
 	}
-	var classified error
-	if err := stream.Err(); err != nil {
-		classified = classify(err)
+	return acc.End(ctx, guard, streamErr, acc.stopped, acc.final)
+}
+
+// stream posts body and feeds the events of the answer to acc until message_stop or the end
+// of the stream. It returns the failure, classified: an error answer by its status and body,
+// an error event inside the stream by its type (overloaded_error, api_error, … are
+// transient), anything else as a transport failure.
+func (p *Provider) stream(ctx context.Context, guard *llm.StallGuard, body []byte, acc *accumulator) error {
+	header := http.Header{"Accept": {"text/event-stream"}, "Anthropic-Version": {apiVersion}}
+	if p.key != "" {
+		header.Set("X-Api-Key", p.key)
 	}
-	return acc.End(ctx, guard, classified, acc.stopped, acc.final)
+	res, err := llm.PostJSON(ctx, p.hc, guard, providerName, p.url, header, body)
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	events := sse.NewReader(res.Body)
+	for !acc.stopped {
+		ev, err := events.Next()
+		if errors.Is(err, io.EOF) {
+			return nil // the builder tells a complete answer from one cut short
+		}
+		if err != nil {
+			return llm.ErrorFromTransport(providerName, err)
+		}
+		var se streamEvent
+		if err := json.Unmarshal(ev.Data, &se); err != nil {
+			return llm.Garbled(providerName, "a stream event", ev.Data, err)
+		}
+		if se.Type == "error" || ev.Type == "error" {
+			e := llm.ErrorFromHTTP(providerName, 0, nil, ev.Data)
+			e.Err = errors.New("the model server sent an error in the stream")
+			return e
+		}
+		acc.handle(se)
+	}
+	return nil
 }

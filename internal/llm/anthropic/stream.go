@@ -3,8 +3,6 @@ package anthropic
 import (
 	"log/slog"
 
-	sdk "github.com/anthropics/anthropic-sdk-go/v2"
-
 	"github.com/mom-agent/mom/internal/llm"
 )
 
@@ -14,7 +12,7 @@ type accumulator struct {
 	// index maps the API's content block index to the block's position in the message;
 	// blocks mom does not keep (server tool results, …) have no entry.
 	index      map[int64]int
-	stopReason sdk.StopReason
+	stopReason string
 	refusal    string
 	stopped    bool // message_stop arrived
 }
@@ -23,52 +21,72 @@ func newAccumulator(model llm.Model, onEvent func(llm.StreamEvent), log *slog.Lo
 	return &accumulator{Builder: llm.NewBuilder(providerName, llm.APIAnthropic, model, onEvent, log), index: map[int64]int{}}
 }
 
-func (a *accumulator) handle(ev sdk.MessageStreamEventUnion) {
+func (a *accumulator) handle(ev streamEvent) {
 	switch ev.Type {
 	case "message_start":
-		m := ev.AsMessageStart().Message
-		a.SetModel(m.Model)
-		u := m.Usage
-		a.Usage = llm.Usage{Input: int(u.InputTokens), Output: int(u.OutputTokens),
-			CacheRead: int(u.CacheReadInputTokens), CacheWrite: int(u.CacheCreationInputTokens)}
+		if ev.Message == nil {
+			return
+		}
+		a.SetModel(ev.Message.Model)
+		u := ev.Message.Usage
+		a.Usage = llm.Usage{Input: count(u.InputTokens), Output: count(u.OutputTokens),
+			CacheRead: count(u.CacheReadInputTokens), CacheWrite: count(u.CacheCreationInputTokens)}
 	case "content_block_start":
-		a.start(ev.AsContentBlockStart())
+		if ev.ContentBlock != nil {
+			a.start(ev.Index, *ev.ContentBlock)
+		}
 	case "content_block_delta":
-		a.delta(ev.AsContentBlockDelta())
+		if ev.Delta != nil {
+			a.delta(ev.Index, *ev.Delta)
+		}
 	case "content_block_stop":
 		if pos, ok := a.index[ev.Index]; ok {
 			a.Settle(pos)
 		}
 	case "message_delta":
-		d := ev.AsMessageDelta()
-		a.stopReason = d.Delta.StopReason
-		a.refusal = d.Delta.StopDetails.Explanation
+		if ev.Delta != nil {
+			a.stopReason = ev.Delta.StopReason
+			a.refusal = ev.Delta.StopDetails.Explanation
+		}
 		// The counts in message_delta are cumulative; input and cache counts are present
 		// only in newer API versions, so they replace message_start's only when sent.
-		u := d.Usage
-		a.Usage.Output = int(u.OutputTokens)
-		if u.JSON.InputTokens.Valid() {
-			a.Usage.Input = int(u.InputTokens)
-		}
-		if u.JSON.CacheReadInputTokens.Valid() {
-			a.Usage.CacheRead = int(u.CacheReadInputTokens)
-		}
-		if u.JSON.CacheCreationInputTokens.Valid() {
-			a.Usage.CacheWrite = int(u.CacheCreationInputTokens)
+		if u := ev.Usage; u != nil {
+			if u.OutputTokens != nil {
+				a.Usage.Output = *u.OutputTokens
+			}
+			if u.InputTokens != nil {
+				a.Usage.Input = *u.InputTokens
+			}
+			if u.CacheReadInputTokens != nil {
+				a.Usage.CacheRead = *u.CacheReadInputTokens
+			}
+			if u.CacheCreationInputTokens != nil {
+				a.Usage.CacheWrite = *u.CacheCreationInputTokens
+			}
 		}
 	case "message_stop":
 		a.stopped = true
 	}
 }
 
-func (a *accumulator) start(ev sdk.ContentBlockStartEvent) {
-	cb := ev.ContentBlock
+// count is a token count the server may leave out.
+func count(n *int) int {
+	if n == nil {
+		return 0
+	}
+	return *n
+}
+
+func (a *accumulator) start(index int64, cb block) {
 	var c llm.Content
 	switch cb.Type {
 	case "text":
 		c = llm.Text(cb.Text)
 	case "thinking":
-		c = llm.Content{Type: llm.TypeThinking, Thinking: cb.Thinking, Signature: cb.Signature}
+		c = llm.Content{Type: llm.TypeThinking, Signature: cb.Signature}
+		if cb.Thinking != nil {
+			c.Thinking = *cb.Thinking
+		}
 	case "redacted_thinking":
 		c = llm.Content{Type: llm.TypeThinking, Redacted: true, Signature: cb.Data}
 	case "tool_use":
@@ -76,15 +94,14 @@ func (a *accumulator) start(ev sdk.ContentBlockStartEvent) {
 	default:
 		return
 	}
-	a.index[ev.Index] = a.Start(c)
+	a.index[index] = a.Start(c)
 }
 
-func (a *accumulator) delta(ev sdk.ContentBlockDeltaEvent) {
-	pos, ok := a.index[ev.Index]
+func (a *accumulator) delta(index int64, d eventDelta) {
+	pos, ok := a.index[index]
 	if !ok {
 		return
 	}
-	d := ev.Delta
 	switch d.Type {
 	case "text_delta":
 		a.AppendText(pos, d.Text)
@@ -100,11 +117,11 @@ func (a *accumulator) delta(ev sdk.ContentBlockDeltaEvent) {
 // final returns the complete answer with its stop reason, usage and cost.
 func (a *accumulator) final() *llm.Message {
 	switch a.stopReason {
-	case sdk.StopReasonMaxTokens, sdk.StopReasonModelContextWindowExceeded:
+	case "max_tokens", "model_context_window_exceeded":
 		return a.Finish(llm.StopLength, "")
-	case sdk.StopReasonToolUse:
+	case "tool_use":
 		return a.Finish(llm.StopToolUse, "")
-	case sdk.StopReasonRefusal:
+	case "refusal":
 		msg := "The model declined to answer."
 		if a.refusal != "" {
 			msg += " " + a.refusal

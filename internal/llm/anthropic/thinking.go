@@ -4,8 +4,6 @@ import (
 	"strconv"
 	"strings"
 
-	sdk "github.com/anthropics/anthropic-sdk-go/v2"
-
 	"github.com/mom-agent/mom/internal/llm"
 )
 
@@ -14,7 +12,7 @@ import (
 const defaultMaxTokens = 8192
 
 // budget is the thinking budget for a level. Levels mom does not know get medium's budget.
-func budget(level llm.ThinkingLevel) int64 {
+func budget(level llm.ThinkingLevel) int {
 	switch level {
 	case llm.ThinkingLow:
 		return 2048
@@ -32,11 +30,11 @@ func budget(level llm.ThinkingLevel) int64 {
 // with a 400, and 4.6 deprecates it. Older models get a token budget (low 2048, medium 8192,
 // high 16384) that max_tokens must exceed: max_tokens is raised to budget+4096 when needed,
 // capped by the model's limit, and when even that does not leave room the budget shrinks.
-func applyThinking(p *sdk.MessageNewParams, req *llm.Request) {
+func applyThinking(p *messagesRequest, req *llm.Request) {
 	m := req.Model
-	maxTokens := int64(req.MaxTokens)
+	maxTokens := req.MaxTokens
 	if maxTokens <= 0 {
-		maxTokens = int64(m.MaxOutput)
+		maxTokens = m.MaxOutput
 	}
 	if maxTokens <= 0 {
 		maxTokens = defaultMaxTokens
@@ -46,17 +44,15 @@ func applyThinking(p *sdk.MessageNewParams, req *llm.Request) {
 		return
 	}
 	if adaptive(m.ID) {
-		p.Thinking = sdk.ThinkingConfigParamUnion{OfAdaptive: &sdk.ThinkingConfigAdaptiveParam{
-			Display: sdk.ThinkingConfigAdaptiveDisplaySummarized,
-		}}
-		p.OutputConfig.Effort = effort(req.Thinking)
+		p.Thinking = &thinking{Type: "adaptive", Display: "summarized"}
+		p.OutputConfig = &outputConfig{Effort: effort(req.Thinking)}
 		return
 	}
 	b := budget(req.Thinking)
 	if maxTokens <= b {
 		maxTokens = b + 4096
-		if m.Known && m.MaxOutput > 0 && maxTokens > int64(m.MaxOutput) {
-			maxTokens = int64(m.MaxOutput)
+		if m.Known && m.MaxOutput > 0 && maxTokens > m.MaxOutput {
+			maxTokens = m.MaxOutput
 		}
 	}
 	if maxTokens <= b {
@@ -66,17 +62,17 @@ func applyThinking(p *sdk.MessageNewParams, req *llm.Request) {
 	if b < 1024 {
 		return // no room for the smallest budget the API takes
 	}
-	p.Thinking = sdk.ThinkingConfigParamOfEnabled(b)
+	p.Thinking = &thinking{Type: "enabled", BudgetTokens: b}
 }
 
-func effort(level llm.ThinkingLevel) sdk.OutputConfigEffort {
+func effort(level llm.ThinkingLevel) string {
 	switch level {
 	case llm.ThinkingLow:
-		return sdk.OutputConfigEffortLow
+		return "low"
 	case llm.ThinkingHigh:
-		return sdk.OutputConfigEffortHigh
+		return "high"
 	}
-	return sdk.OutputConfigEffortMedium
+	return "medium"
 }
 
 // adaptive reports whether a model id names a Claude that takes adaptive thinking: version

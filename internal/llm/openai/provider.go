@@ -25,6 +25,7 @@ import (
 
 	"github.com/mom-agent/mom/internal/httpclient"
 	"github.com/mom-agent/mom/internal/llm"
+	"github.com/mom-agent/mom/internal/llm/sse"
 )
 
 // providerName is what llm.Error and assistant messages call this provider.
@@ -106,49 +107,37 @@ func (p *Provider) Stream(ctx context.Context, req *llm.Request, onEvent func(ll
 // stream posts body and feeds the answer to acc until the server says [DONE] or the stream
 // ends. It returns the failure, classified.
 func (p *Provider) stream(ctx context.Context, guard *llm.StallGuard, body []byte, acc *accumulator) error {
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, p.url, bytes.NewReader(body))
-	if err != nil {
-		return &llm.Error{Kind: llm.ErrInvalid, Provider: providerName, Err: err,
-			Message: fmt.Sprintf("the model server's address %q is not a URL: %v", p.url, err)}
-	}
-	hreq.Header.Set("Content-Type", "application/json")
-	hreq.Header.Set("Accept", "text/event-stream")
+	header := http.Header{"Accept": {"text/event-stream"}}
 	if p.key != "" {
-		hreq.Header.Set("Authorization", "Bearer "+p.key)
+		header.Set("Authorization", "Bearer "+p.key)
 	}
-	res, err := guard.Middleware(hreq, p.hc.Do)
+	res, err := llm.PostJSON(ctx, p.hc, guard, providerName, p.url, header, body)
 	if err != nil {
-		return llm.ErrorFromTransport(providerName, err)
+		return err
 	}
 	defer res.Body.Close()
-	if res.StatusCode >= 300 {
-		data, _ := io.ReadAll(io.LimitReader(res.Body, 1<<20))
-		e := llm.ErrorFromHTTP(providerName, res.StatusCode, res.Header, data)
-		e.Err = fmt.Errorf("POST %s: %s", p.url, res.Status)
-		return e
-	}
 	if ct, _, _ := mime.ParseMediaType(res.Header.Get("Content-Type")); ct == "application/json" {
 		return wholeCompletion(res.Body, acc)
 	}
-	events := newSSEReader(res.Body)
+	events := sse.NewReader(res.Body)
 	for {
-		ev, err := events.next()
+		ev, err := events.Next()
 		if errors.Is(err, io.EOF) {
 			return nil // the builder tells a complete answer from one cut short
 		}
 		if err != nil {
 			return llm.ErrorFromTransport(providerName, err)
 		}
-		if bytes.HasPrefix(ev.data, []byte("[DONE]")) {
+		if bytes.HasPrefix(ev.Data, []byte("[DONE]")) {
 			return nil
 		}
 		var ch chunk
-		if err := json.Unmarshal(ev.data, &ch); err != nil {
-			return garbled(ev.data, err)
+		if err := json.Unmarshal(ev.Data, &ch); err != nil {
+			return llm.Garbled(providerName, "a chat completion chunk", ev.Data, err)
 		}
 		if len(ch.Error) > 0 && string(ch.Error) != "null" {
 			// An error event inside the stream is classified by its type, like an HTTP error body.
-			e := llm.ErrorFromHTTP(providerName, 0, nil, ev.data)
+			e := llm.ErrorFromHTTP(providerName, 0, nil, ev.Data)
 			e.Err = errors.New("the model server sent an error in the stream")
 			return e
 		}
@@ -159,26 +148,14 @@ func (p *Provider) stream(ctx context.Context, guard *llm.StallGuard, body []byt
 // wholeCompletion reads the answer of a server that ignored "stream": true and sent the
 // completion in one JSON body.
 func wholeCompletion(r io.Reader, acc *accumulator) error {
-	data, err := io.ReadAll(io.LimitReader(r, maxEvent))
+	data, err := io.ReadAll(io.LimitReader(r, sse.MaxEvent))
 	if err != nil {
 		return llm.ErrorFromTransport(providerName, err)
 	}
 	var ch chunk
 	if err := json.Unmarshal(data, &ch); err != nil {
-		return garbled(data, err)
+		return llm.Garbled(providerName, "a chat completion chunk", data, err)
 	}
 	acc.handle(ch)
 	return nil
-}
-
-// garbled is the error for an answer that is not the JSON the protocol promises. It is
-// transient: a proxy's hiccup or a server's bad moment, which a retry may not repeat.
-func garbled(data []byte, err error) *llm.Error {
-	const show = 200
-	excerpt := string(data)
-	if len(excerpt) > show {
-		excerpt = excerpt[:show] + "…"
-	}
-	return &llm.Error{Kind: llm.ErrTransient, Provider: providerName, Err: err,
-		Message: fmt.Sprintf("the model server sent something that is not a chat completion chunk (%v): %q", err, excerpt)}
 }

@@ -1,4 +1,4 @@
-package openai
+package sse
 
 import (
 	"errors"
@@ -11,14 +11,14 @@ import (
 // readAll reads every event of a stream, as "type|data" strings.
 func readAll(t *testing.T, stream string) ([]string, error) {
 	t.Helper()
-	r := newSSEReader(strings.NewReader(stream))
+	r := NewReader(strings.NewReader(stream))
 	var out []string
 	for {
-		ev, err := r.next()
+		ev, err := r.Next()
 		if err != nil {
 			return out, err
 		}
-		out = append(out, ev.typ+"|"+string(ev.data))
+		out = append(out, ev.Type+"|"+string(ev.Data))
 	}
 }
 
@@ -48,8 +48,8 @@ func TestSSEReader(t *testing.T) {
 // mom's memory.
 func TestSSEReaderBoundsALine(t *testing.T) {
 	t.Parallel()
-	r := newSSEReader(io.MultiReader(strings.NewReader("data: "), neverEnding{}))
-	if _, err := r.next(); err == nil || !strings.Contains(err.Error(), "MiB") {
+	r := NewReader(io.MultiReader(strings.NewReader("data: "), neverEnding{}))
+	if _, err := r.Next(); err == nil || !strings.Contains(err.Error(), "MiB") {
 		t.Errorf("err %v; want one that names the limit", err)
 	}
 }
@@ -71,14 +71,14 @@ func FuzzSSEReader(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, stream string) {
-		r := newSSEReader(strings.NewReader(stream))
+		r := NewReader(strings.NewReader(stream))
 		for i := 0; ; i++ {
-			ev, err := r.next()
+			ev, err := r.Next()
 			if err != nil {
 				return
 			}
-			if i > len(stream) || len(ev.data) > len(stream) {
-				t.Fatalf("event %d (%d bytes of data) from a stream of %d bytes", i, len(ev.data), len(stream))
+			if i > len(stream) || len(ev.Data) > len(stream) {
+				t.Fatalf("event %d (%d bytes of data) from a stream of %d bytes", i, len(ev.Data), len(stream))
 			}
 		}
 	})

@@ -1,4 +1,5 @@
-package openai
+// Package sse reads server-sent events, the stream both model APIs answer in.
+package sse
 
 import (
 	"bufio"
@@ -8,52 +9,53 @@ import (
 	"io"
 )
 
-// maxEvent bounds one server-sent event: a whole answer fits many times over, and a server
+// MaxEvent bounds one server-sent event: a whole answer fits many times over, and a server
 // that sends a line without end cannot make mom hold it all.
-const maxEvent = 16 << 20
+const MaxEvent = 16 << 20
 
-// event is one server-sent event: its type ("" unless the server names one) and its data,
+// Event is one server-sent event: its type ("" unless the server names one) and its data,
 // the data lines joined by newlines.
-type event struct {
-	typ  string
-	data []byte
+type Event struct {
+	Type string
+	Data []byte
 }
 
-// sseReader reads server-sent events as the HTML standard defines them: "field: value"
+// Reader reads server-sent events as the HTML standard defines them: "field: value"
 // lines, comments starting with ":", events ending at a blank line, lines ending in LF, CRLF
 // or CR. id and retry mean nothing to a single streamed answer and are ignored.
-type sseReader struct {
+type Reader struct {
 	r      *bufio.Reader
 	line   []byte
 	skipLF bool // the last line ended in CR: an LF right after it belongs to that ending
 }
 
-func newSSEReader(r io.Reader) *sseReader {
-	return &sseReader{r: bufio.NewReaderSize(r, 32<<10)}
+// NewReader returns a Reader of the events in r.
+func NewReader(r io.Reader) *Reader {
+	return &Reader{r: bufio.NewReaderSize(r, 32<<10)}
 }
 
-// next returns the next event with data. At the end of the stream it returns io.EOF, after
+// Next returns the next event with data. At the end of the stream it returns io.EOF, after
 // handing out an event the server did not end with a blank line; a stream cut inside an
 // event returns the transport's error (io.ErrUnexpectedEOF for a cut chunked body).
-func (s *sseReader) next() (event, error) {
-	var ev event
+func (s *Reader) Next() (Event, error) {
+	var ev Event
 	var data bytes.Buffer
 	hasData := false
 	for {
 		line, err := s.readLine()
 		if err != nil {
 			if errors.Is(err, io.EOF) && hasData {
-				ev.data = data.Bytes()
+				ev.Data = data.Bytes()
 				return ev, nil
 			}
-			return event{}, err
+			return Event{}, err
 		}
 		if len(line) == 0 {
 			if hasData {
-				ev.data = data.Bytes()
+				ev.Data = data.Bytes()
 				return ev, nil
 			}
-			ev = event{}
+			ev = Event{}
 			continue
 		}
 		if line[0] == ':' {
@@ -63,13 +65,13 @@ func (s *sseReader) next() (event, error) {
 		value = bytes.TrimPrefix(value, []byte(" "))
 		switch string(field) {
 		case "event":
-			ev.typ = string(value)
+			ev.Type = string(value)
 		case "data":
 			if hasData {
 				data.WriteByte('\n')
 			}
-			if data.Len()+len(value) > maxEvent {
-				return event{}, fmt.Errorf("the server sent an event of more than %d MiB", maxEvent>>20)
+			if data.Len()+len(value) > MaxEvent {
+				return Event{}, fmt.Errorf("the server sent an event of more than %d MiB", MaxEvent>>20)
 			}
 			data.Write(value)
 			hasData = true
@@ -79,7 +81,7 @@ func (s *sseReader) next() (event, error) {
 
 // readLine returns the next line without its ending. A CR alone ends a line too; the LF of a
 // CRLF is then skipped when it comes.
-func (s *sseReader) readLine() ([]byte, error) {
+func (s *Reader) readLine() ([]byte, error) {
 	s.line = s.line[:0]
 	for {
 		b, err := s.r.ReadByte()
@@ -100,8 +102,8 @@ func (s *sseReader) readLine() ([]byte, error) {
 			s.skipLF = true
 			return s.line, nil
 		}
-		if len(s.line) >= maxEvent {
-			return nil, fmt.Errorf("the server sent a line of more than %d MiB", maxEvent>>20)
+		if len(s.line) >= MaxEvent {
+			return nil, fmt.Errorf("the server sent a line of more than %d MiB", MaxEvent>>20)
 		}
 		s.line = append(s.line, b)
 	}
