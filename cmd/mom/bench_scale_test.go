@@ -27,6 +27,10 @@ import (
 // garbage is collected and what remains is what an idle mom holds.
 const idlePeriod = time.Second
 
+// settledLine is what mom logs (at debug level) when it has given back what starting took,
+// the first quiet moment after start (releaseWhenIdle); an idle mom is measured after it.
+const settledLine = "gave memory back to the system"
+
 // BenchmarkIdleThreeAdapters starts mom with a Slack, a Discord and a Telegram adapter, each
 // against its loopback fake, and no terminal. It measures the time until mom reports that it
 // is running and, after it has idled, its resident memory: all of it (rss-MB), the heap and
@@ -48,13 +52,14 @@ func BenchmarkIdleWeb(b *testing.B) {
 }
 
 // measureIdle starts mom in w b.N times, timing each start until mom says it is running; then,
-// once connected has returned and mom has idled for idlePeriod, it reads mom's resident memory.
-// It reports the medians as rss-MB, anon-MB and file-MB.
+// once connected has returned, mom has given back what starting took (settledLine) and has
+// idled for idlePeriod more, it reads mom's resident memory. It reports the medians as
+// rss-MB, anon-MB and file-MB.
 func measureIdle(b *testing.B, w *world, connected func()) {
 	var rss, anon, file []int
 	b.ResetTimer()
 	for range b.N {
-		cmd := exec.Command(momBinary, w.dir)
+		cmd := exec.Command(momBinary, "--log-level", "debug", w.dir)
 		cmd.Env = w.env
 		stderr, err := cmd.StderrPipe()
 		if err != nil {
@@ -75,11 +80,22 @@ func measureIdle(b *testing.B, w *world, connected func()) {
 			cmd.Wait()
 			b.Fatalf("mom never said it was running:\n%s", log.String())
 		}
+		settled := make(chan struct{})
 		go func() {
+			seen := false
 			for sc.Scan() {
+				if !seen && strings.Contains(sc.Text(), settledLine) {
+					seen = true
+					close(settled)
+				}
 			}
 		}()
 		connected()
+		select {
+		case <-settled:
+		case <-time.After(time.Minute):
+			b.Fatalf("mom never gave back what starting took (%q); the log until it ran:\n%s", settledLine, log.String())
+		}
 		time.Sleep(idlePeriod)
 		st := procStatus(b, cmd.Process.Pid)
 		rss, anon, file = append(rss, st["VmRSS"]), append(anon, st["RssAnon"]), append(file, st["RssFile"])

@@ -30,13 +30,15 @@ const (
 	releaseAfter = 16 << 20
 )
 
-// releaseWhenIdle gives memory back to the system once mom has been quiet for quietFor after
-// work that allocated at least releaseAfter: a burst of runs leaves the heap at its peak, and
-// the garbage collector neither collects without new allocation nor hurries to return what it
-// frees, so without this a mom that answered a thousand channels would stay at that size for
-// minutes. First rest closes the contexts of channels idle for the quiet spell (so what they
-// held is freed too; it returns how many), then one debug.FreeOSMemory (a full collection that
-// returns every free page) per quiet spell costs a few milliseconds. It returns when ctx ends.
+// releaseWhenIdle gives memory back to the system once mom has settled after starting, and
+// again each time it has been quiet for quietFor after work that allocated at least
+// releaseAfter: a burst of runs leaves the heap at its peak, and the garbage collector neither
+// collects without new allocation nor hurries to return what it frees, so without this a mom
+// that answered a thousand channels would stay at that size for minutes. First rest closes
+// the contexts of channels idle for the quiet spell (so what they held is freed too; it
+// returns how many), then one debug.FreeOSMemory (a full collection that returns every free
+// page) costs a few milliseconds, and the binary's pages that starting or the work mapped are
+// unmapped (releaseBinaryPages). It returns when ctx ends.
 func releaseWhenIdle(ctx context.Context, log *slog.Logger, rest func(idle time.Duration) int) {
 	sample := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
 	allocated := func() uint64 {
@@ -62,18 +64,25 @@ func releaseWhenIdle(ctx context.Context, log *slog.Logger, rest func(idle time.
 		closed := rest(quietFor)
 		shed := shedThreads(keepThreads)
 		debug.FreeOSMemory()
+		unmapped, err := releaseBinaryPages()
+		if err != nil {
+			log.Debug("could not unmap the binary's pages; they stay mapped", "err", err)
+		}
 		r.released(allocated())
 		log.Debug("gave memory back to the system after a quiet spell", "contextsClosed", closed, "threadsEnded", shed,
-			"took", time.Since(start).Round(time.Microsecond))
+			"binaryUnmappedBytes", unmapped, "took", time.Since(start).Round(time.Microsecond))
 	}
 }
 
 // quietSpell follows the total of bytes allocated, sampled every idleCheck, and says when
-// memory should be given back: after quietFor of samples under quietRate each, if at least
-// releaseAfter was allocated since the last time.
+// memory should be given back: at the first quiet sample after start (once the adapters have
+// connected and caught up, what starting allocated and mapped is garbage), then after
+// quietFor of samples under quietRate each, if at least releaseAfter was allocated since the
+// last time.
 type quietSpell struct {
 	last, lastRelease uint64
 	quiet             time.Duration
+	settled           bool // the release after start-up is done
 }
 
 func newQuietSpell(allocated uint64) *quietSpell {
@@ -88,13 +97,16 @@ func (q *quietSpell) observe(allocated uint64) bool {
 		q.quiet = 0
 	}
 	q.last = allocated
+	if !q.settled {
+		return q.quiet > 0
+	}
 	return q.quiet >= quietFor && allocated-q.lastRelease >= releaseAfter
 }
 
 // released records that memory was given back when the total was allocated (the collection
 // itself allocates a little).
 func (q *quietSpell) released(allocated uint64) {
-	q.last, q.lastRelease = allocated, allocated
+	q.last, q.lastRelease, q.settled = allocated, allocated, true
 }
 
 // keepThreads is how many OS threads shedThreads leaves: the processors' and a few for the

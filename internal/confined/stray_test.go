@@ -49,11 +49,12 @@ var allowed = map[string]string{
 	// mom import converts an old log to compare with a channel's in a directory of its own.
 	"internal/pimport/channel.go:existingChannel": "a private temporary directory outside the workspace",
 	// The system's own files.
-	"internal/agent/prompt.go:zoneName": "/etc/localtime",
-	"cmd/mom/memory.go:memTotal":        "/proc/meminfo",
-	"cmd/mom/memory.go:cgroupLimit":     "the cgroup's memory limit under /sys/fs/cgroup",
-	"cmd/mom/memory.go:readLimit":       "the cgroup's memory limit under /sys/fs/cgroup",
-	"cmd/mom/release.go:threads":        "/proc/self/status",
+	"internal/agent/prompt.go:zoneName":         "/etc/localtime",
+	"cmd/mom/memory.go:memTotal":                "/proc/meminfo",
+	"cmd/mom/memory.go:cgroupLimit":             "the cgroup's memory limit under /sys/fs/cgroup",
+	"cmd/mom/memory.go:readLimit":               "the cgroup's memory limit under /sys/fs/cgroup",
+	"cmd/mom/release.go:threads":                "/proc/self/status",
+	"cmd/mom/pages_linux.go:releaseBinaryPages": "/proc/self/maps",
 	// The sandboxes' file tools act for the agent: they follow links as a command inside the
 	// sandbox would and check where each one leads (workspaceMap.confine, openedAt,
 	// writeConfined through an os.Root); on the host sandbox there is no boundary to keep.
