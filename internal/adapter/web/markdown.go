@@ -3,11 +3,9 @@ package web
 import (
 	"bytes"
 	"html"
-	"regexp"
 	"strings"
 	"sync"
 
-	"github.com/microcosm-cc/bluemonday"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
@@ -31,25 +29,19 @@ const (
 // markdown (headings, lists, tables, quotes, task lists, strike-through, bare links, code
 // blocks with their language), with hard line breaks as in a chat. The text is never
 // trusted: HTML written in it shows as text, images show as links (the page loads nothing
-// from elsewhere), and the result goes through an allow-list sanitizer before it leaves
-// the server. Both parts are built on first use, so a web chat nobody has opened yet holds
-// neither, and both are safe for concurrent use.
+// from elsewhere), and the result goes through an allow-list sanitizer (sanitize) before it
+// leaves the server. The converter is built on first use, so a web chat nobody has opened
+// yet holds none; it is safe for concurrent use.
 type markdown struct {
-	parts func() markdownParts
-}
-
-// markdownParts are the converter and the sanitizer.
-type markdownParts struct {
-	md     goldmark.Markdown
-	policy *bluemonday.Policy
+	md func() goldmark.Markdown
 }
 
 func newMarkdown() *markdown {
-	return &markdown{parts: sync.OnceValue(buildMarkdown)}
+	return &markdown{md: sync.OnceValue(newConverter)}
 }
 
-func buildMarkdown() markdownParts {
-	md := goldmark.New(
+func newConverter() goldmark.Markdown {
+	return goldmark.New(
 		goldmark.WithExtensions(extension.GFM),
 		goldmark.WithRendererOptions(
 			ghtml.WithHardWraps(),
@@ -57,27 +49,6 @@ func buildMarkdown() markdownParts {
 		),
 		goldmark.WithRendererOptions(extension.WithTableCellAlignMethod(extension.TableCellAlignAttribute)),
 	)
-	return markdownParts{md: md, policy: sanitizer()}
-}
-
-// sanitizer allows the elements goldmark's GFM makes, and nothing that runs or loads.
-func sanitizer() *bluemonday.Policy {
-	p := bluemonday.NewPolicy()
-	p.AllowElements("p", "br", "hr", "h1", "h2", "h3", "h4", "h5", "h6", "strong", "em", "del",
-		"code", "pre", "blockquote", "ul", "ol", "li", "table", "thead", "tbody", "tr", "th", "td")
-	p.AllowAttrs("start").Matching(bluemonday.Integer).OnElements("ol")
-	p.AllowAttrs("align").Matching(regexp.MustCompile(`^(left|center|right)$`)).OnElements("th", "td")
-	p.AllowAttrs("class").Matching(regexp.MustCompile(`^language-[\w+#.-]{1,40}$`)).OnElements("code")
-	// Task lists: a disabled check box.
-	p.AllowAttrs("type").Matching(regexp.MustCompile(`^checkbox$`)).OnElements("input")
-	p.AllowAttrs("checked", "disabled").Matching(regexp.MustCompile(`^$|^checked$|^disabled$`)).OnElements("input")
-	p.AllowAttrs("href").OnElements("a")
-	p.AllowURLSchemes("http", "https", "mailto")
-	p.RequireParseableURLs(true)
-	p.RequireNoFollowOnLinks(true)
-	p.RequireNoReferrerOnLinks(true)
-	p.AddTargetBlankToFullyQualifiedLinks(true)
-	return p
 }
 
 // html renders src for the page.
@@ -92,12 +63,11 @@ func (m *markdown) html(src string) string {
 	// A NUL shows as U+FFFD, as browsers show one.
 	src = strings.ReplaceAll(src, "\x00", "\uFFFD")
 	var b bytes.Buffer
-	p := m.parts()
-	if err := p.md.Convert([]byte(src), &b); err != nil {
+	if err := m.md().Convert([]byte(src), &b); err != nil {
 		return "<p>" + html.EscapeString(src) + "</p>"
 	}
 	// Without the newline after the last block, a one-paragraph message's text is the text.
-	return strings.TrimSpace(p.policy.Sanitize(b.String()))
+	return strings.TrimSpace(sanitize(b.String()))
 }
 
 // plainHTML renders what goldmark would drop as "raw HTML omitted" as the text it is, and
