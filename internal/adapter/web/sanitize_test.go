@@ -2,11 +2,13 @@ package web
 
 import (
 	"bytes"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/microcosm-cc/bluemonday"
+	"golang.org/x/net/html"
 )
 
 // bluemondayPolicy is the policy the web chat had as a bluemonday.Policy, which sanitize now
@@ -107,6 +109,51 @@ func FuzzSanitizeMatchesBluemonday(f *testing.F) {
 		}
 		if got, want := sanitize(src), policy.Sanitize(src); got != want {
 			t.Errorf("sanitize(%q) =\n%s\nbluemonday gave\n%s", src, got, want)
+		}
+	})
+}
+
+// FuzzSanitizeLeavesOnlyTheAllowList checks what sanitize gives on its own terms, not
+// bluemonday's: parsed as a browser parses it, the result has only allowed elements, only
+// their allowed attributes, and links only to http, https and mailto addresses.
+func FuzzSanitizeLeavesOnlyTheAllowList(f *testing.F) {
+	for _, s := range sanitizeSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		if len(src) > 4096 {
+			return
+		}
+		out := sanitize(src)
+		doc, err := html.Parse(strings.NewReader(out))
+		if err != nil {
+			t.Fatalf("the output does not parse: %v\n%s", err, out)
+		}
+		for n := range doc.Descendants() {
+			if n.Type != html.ElementNode {
+				continue
+			}
+			switch n.Data {
+			case "html", "head", "body", "tbody":
+				continue // the parser adds these around any fragment
+			}
+			allowed, ok := allowedAttrs(n.Data)
+			if !ok {
+				t.Fatalf("sanitize(%q) left a %s element:\n%s", src, n.Data, out)
+			}
+			for _, a := range n.Attr {
+				switch {
+				case n.Data == "a" && (a.Key == "rel" || a.Key == "target"):
+				case allowed[a.Key] == nil:
+					t.Fatalf("sanitize(%q) left %s=%q on %s:\n%s", src, a.Key, a.Val, n.Data, out)
+				case a.Key == "href":
+					if u, err := url.Parse(a.Val); err != nil || (u.Scheme != "http" && u.Scheme != "https" && u.Scheme != "mailto") {
+						t.Fatalf("sanitize(%q) left a link to %q:\n%s", src, a.Val, out)
+					}
+				case !allowed[a.Key](a.Val):
+					t.Fatalf("sanitize(%q) left %s=%q on %s:\n%s", src, a.Key, a.Val, n.Data, out)
+				}
+			}
 		}
 	})
 }
