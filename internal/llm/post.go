@@ -3,16 +3,22 @@ package llm
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 )
 
-// PostJSON posts a JSON request body to url with header (Content-Type is set), watched by
+// PostJSON posts v, encoded as JSON, to url with header (Content-Type is set), watched by
 // guard, and returns the response when the server accepted the request. A request that could
-// not be sent, or an error answer, comes back as an *Error of provider, classified by
-// ErrorFromTransport or by its status and body (ErrorFromHTTP).
-func PostJSON(ctx context.Context, hc *http.Client, guard *StallGuard, provider, url string, header http.Header, body []byte) (*http.Response, error) {
+// not be encoded or sent, or an error answer, comes back as an *Error of provider, classified
+// by ErrorFromTransport or by its status and body (ErrorFromHTTP).
+func PostJSON(ctx context.Context, hc *http.Client, guard *StallGuard, provider, url string, header http.Header, v any) (*http.Response, error) {
+	body, err := json.Marshal(v)
+	if err != nil {
+		return nil, &Error{Kind: ErrInvalid, Provider: provider, Err: err,
+			Message: fmt.Sprintf("could not encode the request: %v", err)}
+	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
 		return nil, &Error{Kind: ErrInvalid, Provider: provider, Err: err,

@@ -12,7 +12,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -91,26 +90,20 @@ func (p *Provider) Stream(ctx context.Context, req *llm.Request, onEvent func(ll
 	defer guard.Stop()
 
 	acc := newAccumulator(req.Model, onEvent, p.log)
-	var streamErr error
-	if body, err := json.Marshal(buildParams(req)); err != nil {
-		streamErr = &llm.Error{Kind: llm.ErrInvalid, Provider: providerName, Err: err,
-			Message: fmt.Sprintf("could not encode the request: %v", err)}
-	} else {
-		streamErr = p.stream(gctx, guard, body, acc)
-	}
-	return acc.End(ctx, guard, streamErr, acc.stopped, acc.final)
+	err := p.stream(gctx, guard, buildParams(req), acc)
+	return acc.End(ctx, guard, err, acc.stopped, acc.final)
 }
 
-// stream posts body and feeds the events of the answer to acc until message_stop or the end
+// stream posts params and feeds the events of the answer to acc until message_stop or the end
 // of the stream. It returns the failure, classified: an error answer by its status and body,
 // an error event inside the stream by its type (overloaded_error, api_error, … are
 // transient), anything else as a transport failure.
-func (p *Provider) stream(ctx context.Context, guard *llm.StallGuard, body []byte, acc *accumulator) error {
+func (p *Provider) stream(ctx context.Context, guard *llm.StallGuard, params messagesRequest, acc *accumulator) error {
 	header := http.Header{"Accept": {"text/event-stream"}, "Anthropic-Version": {apiVersion}}
 	if p.key != "" {
 		header.Set("X-Api-Key", p.key)
 	}
-	res, err := llm.PostJSON(ctx, p.hc, guard, providerName, p.url, header, body)
+	res, err := llm.PostJSON(ctx, p.hc, guard, providerName, p.url, header, params)
 	if err != nil {
 		return err
 	}

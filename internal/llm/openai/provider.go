@@ -15,7 +15,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"mime"
@@ -94,24 +93,18 @@ func (p *Provider) Stream(ctx context.Context, req *llm.Request, onEvent func(ll
 	defer guard.Stop()
 
 	acc := newAccumulator(req.Model, onEvent, p.log)
-	var streamErr error
-	if body, err := json.Marshal(buildParams(req)); err != nil {
-		streamErr = &llm.Error{Kind: llm.ErrInvalid, Provider: providerName, Err: err,
-			Message: fmt.Sprintf("could not encode the request: %v", err)}
-	} else {
-		streamErr = p.stream(gctx, guard, body, acc)
-	}
-	return acc.End(ctx, guard, streamErr, acc.finish != "", acc.final)
+	err := p.stream(gctx, guard, buildParams(req), acc)
+	return acc.End(ctx, guard, err, acc.finish != "", acc.final)
 }
 
-// stream posts body and feeds the answer to acc until the server says [DONE] or the stream
+// stream posts params and feeds the answer to acc until the server says [DONE] or the stream
 // ends. It returns the failure, classified.
-func (p *Provider) stream(ctx context.Context, guard *llm.StallGuard, body []byte, acc *accumulator) error {
+func (p *Provider) stream(ctx context.Context, guard *llm.StallGuard, params chatRequest, acc *accumulator) error {
 	header := http.Header{"Accept": {"text/event-stream"}}
 	if p.key != "" {
 		header.Set("Authorization", "Bearer "+p.key)
 	}
-	res, err := llm.PostJSON(ctx, p.hc, guard, providerName, p.url, header, body)
+	res, err := llm.PostJSON(ctx, p.hc, guard, providerName, p.url, header, params)
 	if err != nil {
 		return err
 	}
