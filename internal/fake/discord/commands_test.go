@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/disgoorg/disgo/discord"
-	"github.com/disgoorg/disgo/gateway"
 	"github.com/disgoorg/disgo/rest"
 	"github.com/disgoorg/snowflake/v2"
 )
@@ -48,19 +47,15 @@ func TestSlashCommandsRegisteredAndInvoked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := c.dispatch("INTERACTION_CREATE")
-	ev, err := gateway.UnmarshalEventData(d.D, gateway.EventTypeInteractionCreate)
-	if err != nil {
-		t.Fatalf("disgo cannot read %s: %v", d.D, err)
-	}
-	ai, ok := ev.(gateway.EventInteractionCreate).Interaction.(discord.ApplicationCommandInteraction)
+	sent, raw := c.interaction()
+	ai, ok := sent.(discord.ApplicationCommandInteraction)
 	if !ok {
-		t.Fatalf("INTERACTION_CREATE is not an application command: %s", d.D)
+		t.Fatalf("INTERACTION_CREATE is not an application command: %s", raw)
 	}
 	data := ai.SlashCommandInteractionData()
 	if focus, _ := data.OptString("focus"); ai.ID().String() != iid || data.CommandName() != "compact" || focus != "the plan" ||
 		ai.Member() == nil || ai.User().ID.String() != ada || ai.Channel().ID().String() != general {
-		t.Fatalf("INTERACTION_CREATE = %s", d.D)
+		t.Fatalf("INTERACTION_CREATE = %s", raw)
 	}
 
 	anon := restClient{t: t, s: s}

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/disgoorg/disgo/discord"
+	"github.com/disgoorg/disgo/gateway"
 )
 
 // The fake's own tests speak the wire protocol by hand, as Discord documents it, so they check
@@ -95,6 +97,18 @@ func (c *client) dispatch(typ string) gwMsg {
 			return m
 		}
 	}
+}
+
+// interaction reads until the next INTERACTION_CREATE and decodes it as disgo, a real client,
+// does, failing the test when disgo cannot read it. It returns the raw data too, for messages.
+func (c *client) interaction() (discord.Interaction, json.RawMessage) {
+	c.t.Helper()
+	d := c.dispatch("INTERACTION_CREATE")
+	ev, err := gateway.UnmarshalEventData(d.D, gateway.EventTypeInteractionCreate)
+	if err != nil {
+		c.t.Fatalf("disgo cannot read %s: %v", d.D, err)
+	}
+	return ev.(gateway.EventInteractionCreate).Interaction, d.D
 }
 
 func closeCode(err error) websocket.StatusCode {

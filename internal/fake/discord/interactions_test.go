@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/disgoorg/disgo/discord"
-	"github.com/disgoorg/disgo/gateway"
 )
 
 // question is a bot message's body with one action row of three buttons.
@@ -91,16 +90,12 @@ func TestPressDispatchesInteraction(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := c.dispatch("INTERACTION_CREATE")
-	ev, err := gateway.UnmarshalEventData(d.D, gateway.EventTypeInteractionCreate)
-	if err != nil {
-		t.Fatalf("disgo cannot read %s: %v", d.D, err)
-	}
-	ci, ok := ev.(gateway.EventInteractionCreate).Interaction.(discord.ComponentInteraction)
+	sent, raw := c.interaction()
+	ci, ok := sent.(discord.ComponentInteraction)
 	if !ok || ci.ID().String() != iid || ci.Data.CustomID() != "q:1:allow" || ci.Member() == nil ||
 		ci.User().ID.String() != ada || ci.Channel().ID().String() != general || ci.Message.ID.String() != id ||
 		ci.GuildID() == nil || ci.Version() != 1 || ci.AppPermissions() == nil {
-		t.Fatalf("INTERACTION_CREATE = %s", d.D)
+		t.Fatalf("INTERACTION_CREATE = %s", raw)
 	}
 
 	// The endpoint takes the interaction's token and no Authorization header.
@@ -132,11 +127,10 @@ func TestPressDispatchesInteraction(t *testing.T) {
 	if _, err := s.Press(ada, adaDM, dmMsg["id"].(string), "q:2:allow"); err != nil {
 		t.Fatal(err)
 	}
-	d = c.dispatch("INTERACTION_CREATE")
-	ev, _ = gateway.UnmarshalEventData(d.D, gateway.EventTypeInteractionCreate)
-	ci = ev.(gateway.EventInteractionCreate).Interaction.(discord.ComponentInteraction)
-	if ci.Member() != nil || ci.GuildID() != nil || ci.User().ID.String() != ada || ci.Channel().ID().String() != adaDM {
-		t.Errorf("a DM's INTERACTION_CREATE = %s", d.D)
+	sent, raw = c.interaction()
+	if ci, ok = sent.(discord.ComponentInteraction); !ok || ci.Member() != nil || ci.GuildID() != nil ||
+		ci.User().ID.String() != ada || ci.Channel().ID().String() != adaDM {
+		t.Errorf("a DM's INTERACTION_CREATE = %s", raw)
 	}
 }
 
